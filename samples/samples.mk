@@ -1,0 +1,1 @@
+# samples/samples.mk — build rules for samples/ (included by the top-level Makefile).

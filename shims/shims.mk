@@ -1,0 +1,1 @@
+# shims/shims.mk — build rules for shims/ (included by the top-level Makefile).
