@@ -55,3 +55,9 @@ kernel-doc-shims:
 
 # The kernel self-test module for the shim lives with the target tests.
 include $(TOP)/tests/target/kmod/kmod.mk
+
+# The shim's own test suite: static checks plus one QEMU TCG boot (~30 s).
+CHECK_SUITES += shim
+.PHONY: check-shim
+check-shim: modules
+	@$(TOP)/tests/target/kmod/check-shim.sh $(TOP) $(BUILD) $(KDIR) $(KIMAGE)
