@@ -58,8 +58,12 @@ fi
 
 converted=$build/samples/converted
 if [ -d "$converted" ]; then
-	left=$(grep -n -E '\<(end_that_request_(first|chunk|last)|end_request|end_queued_request|end_dequeued_request)[[:space:]]*\(' \
-		"$converted"/*.c)
+	# calls only: comments and string literals (which name the old API) go first
+	left=$(for f in "$converted"/*.c; do
+		perl -0pe 's{/\*.*?\*/}{}gs; s{//[^\n]*}{}g; s{"(\\.|[^"\\])*"}{""}g' "$f" |
+			grep -E '\<(end_that_request_(first|chunk|last)|end_request|end_queued_request|end_dequeued_request)[[:space:]]*\(' |
+			sed "s|^|${f##*/}: |"
+	done)
 	if [ -z "$left" ]; then pass converted-no-legacy-calls; else fail converted-no-legacy-calls "$left"; fi
 fi
 
