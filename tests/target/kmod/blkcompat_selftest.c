@@ -2,7 +2,7 @@
 /*
  * blkcompat_selftest.c - kernel self-test of the blkcompat shim.
  *
- * A 8 MiB RAM disk /dev/bcselftest on a blk_init_queue() queue.  How a
+ * A 10 MiB RAM disk /dev/bcselftest on a blk_init_queue() queue.  How a
  * request is completed depends on the 2 MiB region it falls in:
  *
  *   sectors     0-4095   in request_fn, __blk_end_request() per segment
@@ -14,6 +14,10 @@
  *                        later with blk_end_request(rq, 0, 0)
  *   sectors 12288-16383  fails in request_fn, with an error that depends on
  *                        the 4 KiB block (see selftest_error_of())
+ *   sectors 16384-20479  in request_fn with the 2.6.24 wrappers on the still
+ *                        queued request: end_request() per segment, or
+ *                        end_queued_request() for the whole request
+ *                        (alternating every 32 KiB)
  *
  * Every return value is checked against what the 2.6.25 API promises
  * (1 while bytes remain, 0 once the request ended) and counted.  On load the
@@ -31,12 +35,13 @@
 #include <linux/wait.h>
 
 #define SELFTEST_NAME		"bcselftest"
-#define SELFTEST_SECTORS	16384
+#define SELFTEST_SECTORS	20480
 #define REGION_SECTORS		4096
 #define REGION_SYNC		0
 #define REGION_LATER		1
 #define REGION_CALLBACK		2
 #define REGION_ERROR		3
+#define REGION_OLD		4
 #define SELFTEST_PAGES		4	/* pages per bio the module sends */
 
 static int checks_passed;
@@ -177,7 +182,7 @@ static int selftest_error_of(sector_t pos)
 	case 2:
 		return 0;	/* 2.6.24 uptodate 0: means -EIO */
 	default:
-		return -ENODATA;
+		return -ENODATA;	/* via end_dequeued_request() */
 	}
 }
 
@@ -187,8 +192,12 @@ static void selftest_fail(struct request *rq)
 	int error = selftest_error_of(blk_rq_pos(rq));
 	int ret;
 
-	if ((blk_rq_pos(rq) >> 3) & 2) {
-		/* through the 2.6.24 API, uptodate = error (0 or an errno) */
+	if (error == -ENODATA) {
+		end_dequeued_request(rq, error);
+		return;
+	}
+	if (!error) {
+		/* through the 2.6.24 API: uptodate 0 is an I/O error */
 		ret = end_that_request_first(rq, error, blk_rq_sectors(rq));
 		selftest_check(ret == 0, "end_that_request_first returned %d",
 			       ret);
@@ -201,17 +210,38 @@ static void selftest_fail(struct request *rq)
 		       error, ret);
 }
 
+/* Old region, lock held, @rq still queued: the 2.6.24 wrappers end it. */
+static void selftest_old(struct request *rq)
+{
+	bool last;
+
+	if ((blk_rq_pos(rq) >> 6) & 1) {
+		selftest_copy_request(rq);
+		end_queued_request(rq, 1);
+		return;
+	}
+	do {
+		last = blk_rq_cur_bytes(rq) == blk_rq_bytes(rq);
+		selftest_copy_segment(rq);
+		end_request(rq, 1);
+	} while (!last);
+}
+
 static void selftest_request(struct request_queue *q)
 {
 	struct request *rq;
 
 	while ((rq = elv_next_request(q)) != NULL) {
-		blkdev_dequeue_request(rq);
 		if (!blk_fs_request(rq) ||
 		    blk_rq_pos(rq) + blk_rq_sectors(rq) > SELFTEST_SECTORS) {
-			__blk_end_request(rq, -EIO, blk_rq_bytes(rq));
+			end_queued_request(rq, -EIO);
 			continue;
 		}
+		if (selftest_region(rq) == REGION_OLD) {
+			selftest_old(rq);
+			continue;
+		}
+		blkdev_dequeue_request(rq);
 		switch (selftest_region(rq)) {
 		case REGION_SYNC:
 			selftest_end_by_segment(rq, __blk_end_request,
@@ -394,6 +424,8 @@ static void selftest_drive(void)
 		selftest_round_trip(bdev, REGION_LATER * REGION_SECTORS +
 				    round * 64, out, in);
 		selftest_round_trip(bdev, REGION_CALLBACK * REGION_SECTORS +
+				    round * 64, out, in);
+		selftest_round_trip(bdev, REGION_OLD * REGION_SECTORS +
 				    round * 64, out, in);
 	}
 	selftest_errors(bdev, out);
