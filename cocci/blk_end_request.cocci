@@ -651,7 +651,8 @@ def var_site_converts(p, name):
 def plan(f):
     if f in PLAN:
         return PLAN[f]
-    pl = {"hk": set(), "locks": set(), "lasts": set(), "moved": set()}
+    pl = {"hk": set(), "locks": set(), "lasts": set(), "moved": set(),
+          "flags": set()}
     for k1, pr in list(PAIRS.items()):
         if k1[0] != f or not converted_pair(k1):
             continue
@@ -663,6 +664,10 @@ def plan(f):
                 pl["hk"].add(s["key"])
         if a in ("around", "callback"):
             ar = AROUND[k2]
+            for st in STMTS.get((f, pr["func"]), []):
+                m = re.match(r"^spin_lock_irqsave\(.*,([A-Za-z_]\w*)\);$", norm(st["text"]))
+                if st["start"] == ar["lock"] and m:
+                    pl["flags"].add((pr["func"], m.group(1)))
             pl["locks"].add(ar["lock"])
             pl["locks"].add(ar["unlock"])
             for s in window(ar["lock_end"], k2, f, pr["func"]):
@@ -800,6 +805,18 @@ def renames(p, uv):
         return False
     return var_converted(CURFILE[0], func, uv)
 
+
+def flags_candidate(p, name):
+    """A flags variable whose spin_lock_irqsave/restore pair patch mode removed."""
+    return (p[0].current_element, name) in plan(CURFILE[0])["flags"]
+
+
+def flags_unused(p, name):
+    func = p[0].current_element
+    return flags_candidate(p, name) and \
+        not SNAP.get((p[0].file, func, "#flaguse:" + name))
+
+
 // ---------------------------------------------------------------------------
 // 0. Token prefilter: every other rule depends on this one, so a file
 //    without a legacy call is skipped and never touched.
@@ -847,6 +864,20 @@ p << rf.p;
 @@
 RQFN.setdefault(p[0].file, set()).add(fn)
 QLOCK.setdefault(p[0].file, set()).add(norm(L))
+
+// A local pointer copied from the queue lock is the queue lock too.
+@qa depends on has_legacy@
+identifier X;
+expression E;
+position p;
+@@
+X@p = E->queue_lock
+
+@script:python@
+X << qa.X;
+p << qa.p;
+@@
+QLOCK.setdefault(p[0].file, set()).add(norm(X))
 
 @calls depends on has_legacy@
 identifier fn;
@@ -1137,18 +1168,14 @@ U2 << s5.U2;
 @@
 record_pair(p1, p2, U2, "var-loop", endkey(p1))
 
-// Whole request with the result kept or ignored:
+// Whole request with the result ignored or kept:
 // [ret =] end_that_request_first(rq, u, rq->hard_nr_sectors); ... end_that_request_last(rq, u);
 @s6 depends on has_legacy@
 identifier fst =~ "^end_that_request_(first|chunk)$";
-expression R, U, U2, N, X;
+expression R, U, U2, N;
 position p1, p2;
 @@
-(
 fst@p1(R, U, N);
-|
-X = fst@p1(R, U, N);
-)
 ...
 end_that_request_last@p2(R, U2);
 
@@ -1161,6 +1188,25 @@ N << s6.N;
 @@
 if whole_request(LEGACY[key(p1)]["name"], N, R):
     record_pair(p1, p2, U2, "ignored", endkey(p1))
+
+@s6b depends on has_legacy@
+identifier fst =~ "^end_that_request_(first|chunk)$";
+expression R, U, U2, N, X;
+position p1, p2;
+@@
+X = fst@p1(R, U, N);
+...
+end_that_request_last@p2(R, U2);
+
+@script:python@
+p1 << s6b.p1;
+p2 << s6b.p2;
+U2 << s6b.U2;
+R << s6b.R;
+N << s6b.N;
+@@
+if whole_request(LEGACY[key(p1)]["name"], N, R):
+    record_pair(p1, p2, U2, "var-whole", endkey(p1))
 
 // The queue lock taken only around end_that_request_last of a pair.
 @ar depends on has_legacy@
@@ -1639,6 +1685,26 @@ position p : script:python() { in_plan(p, "lasts", "end_that_request_last") };
 @@
 - end_that_request_last@p(...);
 
+// A flags variable only the removed irqsave/irqrestore pair used goes too.
+@snapfl depends on has_legacy && (patch)@
+identifier fl;
+position p : script:python(fl) { flags_candidate(p, fl) };
+@@
+fl@p
+
+@script:python@
+fl << snapfl.fl;
+p << snapfl.p;
+@@
+snap(p, "#flaguse:" + fl)
+
+@depends on has_legacy && (patch)@
+identifier fl;
+type T;
+position p : script:python(fl) { flags_unused(p, fl) };
+@@
+- T fl@p;
+
 // The data completion becomes the new call.
 @snapfst depends on has_legacy && (patch)@
 identifier fst =~ "^end_that_request_(first|chunk)$";
@@ -1860,3 +1926,4 @@ p << rp.p;
 @@
 ok, rule, msg = site_decision(key(p))
 coccilib.org.print_todo(p[0], "%s blkmig/%s: %s" % ("INFO" if ok else "WARNING", rule, msg))
+
