@@ -34,6 +34,17 @@ virtual org
 @@
 import re
 
+
+def guard(fn):
+    """Collection helpers: an internal error marks the file as failed (left
+    untouched, every site reported) instead of aborting the whole run."""
+    def wrapped(p, *args):
+        try:
+            return fn(p, *args)
+        except Exception as e:
+            FAILED[p[0].file] = "%s in %s: %s" % (type(e).__name__, fn.__name__, e)
+    return wrapped
+
 LEGACY_RE = r"^(end_that_request_(first|chunk|last)|end_request|end_queued_request|end_dequeued_request)$"
 RELEVANT_RE = r"^(end_that_request_(first|chunk|last)|end_request|end_queued_request|end_dequeued_request|add_disk_randomness|blkdev_dequeue_request|blk_queue_end_tag|spin_(un)?lock(_irq|_irqsave|_irqrestore|_bh)?)$"
 WRAPPERS = ("end_request", "end_queued_request", "end_dequeued_request")
@@ -393,6 +404,8 @@ def pair_action(k1):
 
 
 def converted_pair(k1):
+    if failed():
+        return False
     return pair_action(k1) in ("held", "around", "callback")
 
 
@@ -421,6 +434,8 @@ def decide_wrapper(k):
 
 def site_ok(k):
     """Does patch mode convert (or fold away) the legacy call at k?"""
+    if failed():
+        return False
     lg = LEGACY.get(k)
     if lg is None or lg.get("macro"):
         return False
@@ -434,6 +449,8 @@ def site_ok(k):
 
 def site_decision(k):
     """(converted?, rule, message) for any legacy call key."""
+    if k[0] in FAILED:
+        return (False, "internal", "blkmig internal error, nothing converted in this file (%s)" % FAILED[k[0]])
     lg = LEGACY.get(k)
     if lg is None:
         return (False, "unknown", "not analysed")
@@ -640,6 +657,8 @@ def var_event(p, x, kind, e):
 
 
 def var_site_converts(p, name):
+    if failed():
+        return False
     k = orig_key(p, name)
     for (vf, vfunc, x), v in VARS.items():
         if k in v["sites"]:
@@ -679,6 +698,8 @@ def plan(f):
 
 
 def in_plan(p, what, name):
+    if failed():
+        return False
     return orig_key(p, name) in plan(CURFILE[0])[what]
 
 
@@ -701,6 +722,8 @@ def cb_name_k(k1):
 
 
 def cb_count(k):
+    if failed():
+        return 0
     if k in PAIRS and pair_action(k) == "callback":
         return len(PAIRS[k]["cb"])
     return 0
@@ -739,9 +762,9 @@ def reset_for(f):
         return
     CURFILE[0] = f
     for d in (RQFN, QLOCK, CALLS, FUNC_OF, LEGACY, PAIRS, P2, AROUND, STMTS,
-              LOCALS, VARS, DECISION, SNAP, CALLEE, PLAN, INTEREST_CACHE):
+              LOCALS, VARS, DECISION, SNAP, CALLEE, PLAN, INTEREST_CACHE, FAILED):
         d.clear()
-    for s in (EU, AU, AL, NONCALL, PARAMS, FUNCS_SEEN, ERROR_USED):
+    for s in (EU, AU, AL, NONCALL, PARAMS, FUNCS_SEEN, ERROR_USED, FINAL):
         s.clear()
 
 
@@ -775,6 +798,11 @@ def orig_key(p, name):
     ok = cur_okey(p, name)
     if ok is None:
         return None
+    build_okeys()
+    return PLAN["okeys"].get(ok)
+
+
+def build_okeys():
     if "okeys" not in PLAN:
         m = {}
         for k in list(LEGACY) + [s["start"] for v in STMTS.values() for s in v]:
@@ -793,13 +821,14 @@ def orig_key(p, name):
                 for i, k in enumerate(sorted(set(v.get(kind, [])), key=lambda q: (q[1], q[2]))):
                     m[(vfunc, "#%s:%s" % (kind, x), i)] = k
         PLAN["okeys"] = m
-    return PLAN["okeys"].get(ok)
 
 
 ERROR_USED = set()
 
 
 def renames(p, uv):
+    if failed():
+        return False
     func = p[0].current_element
     if func in ERROR_USED:
         return False
@@ -813,9 +842,43 @@ def flags_candidate(p, name):
 
 def flags_unused(p, name):
     func = p[0].current_element
-    return flags_candidate(p, name) and \
+    return not failed() and flags_candidate(p, name) and \
         not SNAP.get((p[0].file, func, "#flaguse:" + name))
 
+# --- one consistent decision per file -----------------------------------------
+# All decisions are made once, before the first rewrite, so that an internal
+# error can never leave a file half converted: the file is then left alone
+# and every site is reported.
+FINAL = set()
+FAILED = {}
+
+
+def finalize(f):
+    if f in FINAL:
+        return
+    FINAL.add(f)
+    try:
+        for k in list(LEGACY):
+            if k[0] == f:
+                site_decision(k)
+        for (vf, vfunc, x) in list(VARS):
+            if vf == f:
+                var_converted(vf, vfunc, x)
+        plan(f)
+        build_okeys()
+    except Exception as e:  # keep the file untouched, report why
+        FAILED[f] = "%s: %s" % (type(e).__name__, e)
+
+
+def failed():
+    return CURFILE[0] in FAILED
+
+
+# (Not decorator syntax: a line starting with "@" would end the SmPL block.)
+record_legacy = guard(record_legacy)
+record_pair = guard(record_pair)
+record_stmt = guard(record_stmt)
+var_event = guard(var_event)
 
 // ---------------------------------------------------------------------------
 // 0. Token prefilter: every other rule depends on this one, so a file
@@ -1285,6 +1348,29 @@ E << vasg.E;
 p << vasg.p;
 @@
 var_event(p, uv, "assign", E)
+
+// All decisions, once per file, before anything changes.
+@fin depends on has_legacy@
+position p;
+@@
+(
+end_that_request_first@p(...)
+|
+end_that_request_chunk@p(...)
+|
+end_that_request_last@p(...)
+|
+end_request@p(...)
+|
+end_queued_request@p(...)
+|
+end_dequeued_request@p(...)
+)
+
+@script:python@
+p << fin.p;
+@@
+finalize(CURFILE[0])
 
 // ---------------------------------------------------------------------------
 // 5. Patch mode: the conversions.
