@@ -460,9 +460,14 @@ def site_decision(k):
     if n in WRAPPERS:
         a, why = decide_wrapper(k)
         if a == "convert":
+            r = one_line(lg["R"])
+            e = E_of(k, lg["U"])
+            if var_converted(k[0], lg["func"], norm(lg["U"])) and \
+                    lg["func"] not in ERROR_USED:
+                e = "error"
             return (True, "wrapper", "%s -> __blk_end_request(%s, %s, %s)" % (
-                n, lg["R"], E_of(k, lg["U"]),
-                "blk_rq_cur_bytes(%s)" % lg["R"] if n == "end_request" else "blk_rq_bytes(%s)" % lg["R"]))
+                n, r, e,
+                "blk_rq_cur_bytes(%s)" % r if n == "end_request" else "blk_rq_bytes(%s)" % r))
         return (False, "wrapper", "%s not converted: %s" % (n, why))
     if n in ("end_that_request_first", "end_that_request_chunk"):
         if k in PAIRS:
@@ -1349,6 +1354,18 @@ p << vasg.p;
 @@
 var_event(p, uv, "assign", E)
 
+// Functions that already use the name error (no rename there).
+@errid depends on has_legacy@
+identifier e =~ "^error$";
+position p;
+@@
+e@p
+
+@script:python@
+p << errid.p;
+@@
+ERROR_USED.add(p[0].current_element)
+
 // All decisions, once per file, before anything changes.
 @fin depends on has_legacy@
 position p;
@@ -1905,17 +1922,6 @@ expression wrv.e, wrv.b;
 + __blk_end_request(R, e, b)
 
 // A converted uptodate variable now holds an error value: call it error.
-@errid depends on has_legacy && (patch)@
-identifier e =~ "^error$";
-position p;
-@@
-e@p
-
-@script:python@
-p << errid.p;
-@@
-ERROR_USED.add(p[0].current_element)
-
 @rn1 depends on has_legacy && (patch)@
 identifier uv;
 type T;
