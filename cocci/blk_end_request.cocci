@@ -356,6 +356,10 @@ def decide_pair_uncached(k1):
         for s in window(lo, hi, f, func):
             if is_housekeeping(s["text"], R):
                 continue
+            alias = next((a for a in aliases_of(f, func, root(R))
+                          if mentions(s["text"], a)), None)
+            if alias:
+                return ("report", "'%s' between the data completion and end_that_request_last uses '%s', which was taken from the request; __blk_end_request may free it: move that work by hand" % (one_line(s["text"]), alias))
             if s["decl"] or mentions(s["text"], root(R)) or \
                     re.search(r"(add_disk_randomness|blkdev_dequeue_request|blk_queue_end_tag)", s["text"]):
                 return ("report", "'%s' between the data completion and end_that_request_last uses the request, which __blk_end_request may free: hoist that read before the call by hand" % one_line(s["text"]))
@@ -387,6 +391,22 @@ def decide_pair_uncached(k1):
     if ar is not None:
         return ("report", "the queue lock is taken around end_that_request_last, but the lock state at the data completion is not provably released")
     return ("report", "lock context unknown: the queue lock is neither provably held here (request_fn given to blk_init_queue, spin_lock on the queue lock, or a helper only called so) nor taken only around end_that_request_last")
+
+
+def aliases_of(f, func, r):
+    """Locals assigned or initialised from an expression that uses r."""
+    out = set()
+    for s in STMTS.get((f, func), []):
+        t = paren(tokens(s["text"]))
+        for m in re.finditer(r"\b([A-Za-z_]\w*)\s*=(?!=)\s*([^;,]*)", t):
+            rhs = norm(m.group(2))
+            # a plain access path from the request (maybe cast, maybe &):
+            # the result of a call (a status, a count) is not an alias
+            rhs = re.sub(r"^\((struct)?[A-Za-z_][\w*]*\)", "", rhs)
+            if m.group(1) != r and re.match(
+                    r"^&?%s((->|\.)[A-Za-z_]\w*)*$" % re.escape(r), rhs):
+                out.add(m.group(1))
+    return sorted(out)
 
 
 def one_line(t):

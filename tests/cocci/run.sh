@@ -99,6 +99,23 @@ for n in $cases; do
 	check "$n/compiles" "$CC" "${CFLAGS[@]}" $legacy "$out"
 done
 
+# org mode lists the same leftovers as report mode; context mode stars them.
+"$SPATCH" --sp-file "$SP" -D org "${OPTS[@]}" item07_last_only.c \
+	item03_reads_rq.c >"$tmp/org.out" 2>&1
+if [ "$(grep -c '^\* TODO .*WARNING blkmig/' "$tmp/org.out")" = \
+	"$(cat item07_last_only.report item03_reads_rq.report | grep -c WARNING)" ]; then
+	pass org-mode
+else
+	fail org-mode "$(head -5 "$tmp/org.out")"
+fi
+"$SPATCH" --sp-file "$SP" -D context "${OPTS[@]}" item07_last_only.c \
+	>"$tmp/ctx.out" 2>&1
+if grep -q '^-	end_that_request_last(rq, ok);' "$tmp/ctx.out"; then
+	pass context-mode
+else
+	fail context-mode "$(head -5 "$tmp/ctx.out")"
+fi
+
 # The per-file command line of the issue (spatch X.cocci X.c -o out.c) gives
 # the same result as the tree run above.
 patch_to item01_held_request_fn.c "$tmp/single.c" >/dev/null 2>&1
