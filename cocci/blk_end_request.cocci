@@ -469,6 +469,8 @@ def site_ok(k):
 
 def site_decision(k):
     """(converted?, rule, message) for any legacy call key."""
+    if GROUPED:
+        return (False, "group", "several files named on one spatch command line are processed together; run one file at a time or use --dir (nothing converted)")
     if k[0] in FAILED:
         return (False, "internal", "blkmig internal error, nothing converted in this file (%s)" % FAILED[k[0]])
     lg = LEGACY.get(k)
@@ -782,8 +784,18 @@ SNAP = {}
 CALLEE = {}
 
 
+GROUPED = set()
+
+
 def reset_for(f):
-    if CURFILE[0] == f:
+    """A new file.  spatch applies each rule to all the files named on one
+    command line together (a group); the per-file state here cannot follow
+    that, so such a group is left untouched and reported."""
+    if CURFILE[0] == f or f in GROUPED:
+        return
+    if CURFILE[0] is not None and not CALLS:
+        GROUPED.add(CURFILE[0])
+        GROUPED.add(f)
         return
     CURFILE[0] = f
     for d in (RQFN, QLOCK, CALLS, FUNC_OF, LEGACY, PAIRS, P2, AROUND, STMTS,
@@ -896,7 +908,7 @@ def finalize(f):
 
 
 def failed():
-    return CURFILE[0] in FAILED
+    return CURFILE[0] in FAILED or bool(GROUPED)
 
 
 # (Not decorator syntax: a line starting with "@" would end the SmPL block.)

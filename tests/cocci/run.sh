@@ -100,8 +100,9 @@ for n in $cases; do
 done
 
 # org mode lists the same leftovers as report mode; context mode stars them.
-"$SPATCH" --sp-file "$SP" -D org "${OPTS[@]}" item07_last_only.c \
-	item03_reads_rq.c >"$tmp/org.out" 2>&1
+for c in item07_last_only.c item03_reads_rq.c; do
+	"$SPATCH" --sp-file "$SP" -D org "${OPTS[@]}" "$c" 2>&1
+done >"$tmp/org.out"
 if [ "$(grep -c '^\* TODO .*WARNING blkmig/' "$tmp/org.out")" = \
 	"$(cat item07_last_only.report item03_reads_rq.report | grep -c WARNING)" ]; then
 	pass org-mode
@@ -114,6 +115,20 @@ if grep -q '^-	end_that_request_last(rq, ok);' "$tmp/ctx.out"; then
 	pass context-mode
 else
 	fail context-mode "$(head -5 "$tmp/ctx.out")"
+fi
+
+# Several files on one command line are processed together by spatch: the
+# patch then converts nothing and says why, instead of mixing them up.
+cp item01_held_request_fn.c item07_last_only.c "$tmp/"
+(cd "$tmp" && "$SPATCH" --sp-file "$SP" -D patch --in-place "${OPTS[@]}" \
+	item01_held_request_fn.c item07_last_only.c >/dev/null 2>&1)
+(cd "$tmp" && "$SPATCH" --sp-file "$SP" -D report "${OPTS[@]}" \
+	item01_held_request_fn.c item07_last_only.c >"$tmp/group.rep" 2>&1)
+if cmp -s item01_held_request_fn.c "$tmp/item01_held_request_fn.c" &&
+	grep -q "blkmig/group" "$tmp/group.rep"; then
+	pass several-files-one-run
+else
+	fail several-files-one-run "$(head -3 "$tmp/group.rep")"
 fi
 
 # The per-file command line of the issue (spatch X.cocci X.c -o out.c) gives
