@@ -19,7 +19,7 @@
 // URL: see cocci/README.md of blkmig
 // Options: --no-includes --include-headers
 // Keywords: end_that_request_first, end_that_request_last, end_request, blk_end_request
-// Requires: 1.0.8
+// Requires: 1.1.1
 
 virtual patch
 virtual context

@@ -205,6 +205,22 @@ if [ -n "$samples" ]; then
 	done
 fi
 
+# --- the leftover scan ignores comments, strings, prototypes, look-alikes ------
+lo=$(python3 "$top/cocci/blkmig-leftovers" "$here/leftovers/mixed.c")
+rc=$?
+if [ $rc -eq 1 ] && [ "$(grep -c ': end_request: ' <<<"$lo")" = 1 ] &&
+	grep -q "mixed.c:13: end_request: " <<<"$lo" &&
+	grep -q "^blkmig: 1 legacy completion call(s) left" <<<"$lo"; then
+	pass leftovers/only-real-calls
+else
+	fail leftovers/only-real-calls "rc=$rc $lo"
+fi
+if python3 "$top/cocci/blkmig-leftovers" "$here/cases/neg_no_legacy.c" >/dev/null; then
+	pass leftovers/clean-file
+else
+	fail leftovers/clean-file
+fi
+
 # --- install --------------------------------------------------------------------
 (cd "$top" && make --no-print-directory install-cocci DESTDIR="$tmp/dest" PREFIX=/usr) \
 	>/dev/null 2>&1
