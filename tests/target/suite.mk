@@ -1,0 +1,48 @@
+# tests/target/suite.mk — the `target` suite: the samples on a real kernel in QEMU.
+#
+#   make check-target     (part of `make check`) boot the guest once, run every test
+#   make target-check     the same alone, ending with its own "N passed, N failed"
+#   make target-guest     only build the guest initramfs
+#   make demo-target      (part of `make demo`) the checks, then a table per sample
+#   make bench-target-fio (part of `make bench`) fio: converted lrd_simple vs null_blk, brd
+#
+# KVER picks the kernel (default: the newest /boot/vmlinuz-V with headers for V), KERNEL
+# the image to boot.  Artefacts (serial logs, results, bench tables) go to build/target/.
+
+KVER          ?= $(shell $(TOP)/tests/target/kernel-version.sh)
+KERNEL        ?= /boot/vmlinuz-$(KVER)
+TARGET_SRC    := $(TOP)/tests/target
+TARGET_OUT    := $(BUILD)/target
+TARGET_CPIO   := $(TARGET_OUT)/initramfs.cpio
+TARGET_PROBE  := $(TARGET_OUT)/eio_probe
+# The kernel engineer's modules (make modules): blkcompat.ko, legacy/, converted/.
+TARGET_MODULES ?= $(BUILD)/modules
+# Seconds one boot may take before it counts as hung.
+TARGET_TIMEOUT ?= 1500
+
+CHECK_SUITES += target
+DEMO_STEPS   += demo-target
+BENCHES      += target-fio
+
+.PHONY: target-guest check-target target-check demo-target bench-target-fio
+
+$(TARGET_PROBE): $(TARGET_SRC)/probe/eio_probe.c
+	@mkdir -p $(@D)
+	gcc -static -O2 -Wall -Wextra -o $@ $<
+
+# Rebuilt every time (two seconds): it must carry the modules of this very build.
+target-guest: $(TARGET_PROBE)
+	@KVER=$(KVER) PROBE=$(TARGET_PROBE) GUEST_SRC=$(TARGET_SRC)/guest \
+		OUR_MODULES=$(TARGET_MODULES) \
+		$(TARGET_SRC)/guest-build.sh $(TARGET_CPIO) $(TARGET_OUT)/root
+
+check-target: target-guest
+	@KVER=$(KVER) RESULTS=$(RESULTS) BOOT_TIMEOUT=$(TARGET_TIMEOUT) \
+		$(TARGET_SRC)/run-check.sh $(KERNEL) $(TARGET_CPIO) $(TARGET_OUT)
+
+target-check: all
+	@rm -rf $(TARGET_OUT)/results; mkdir -p $(TARGET_OUT)/results
+	@start=$$(date +%s); \
+	$(MAKE) --no-print-directory check-target RESULTS=$(TARGET_OUT)/results; \
+	echo "target-check: $$(( $$(date +%s) - start ))s"; \
+	$(TOP)/tests/lib/summarize $(TARGET_OUT)/results
