@@ -3,6 +3,7 @@
 #
 # usage: guest-boot.sh KERNEL INITRAMFS MODE SERIAL_LOG
 # environment: BOOT_TIMEOUT (seconds, default 1500), SMP (default 2), MEM (default 1G),
+#              APPEND_EXTRA (more kernel command line, e.g. blkmig.reps=3),
 #              ACCEL (default tcg), QEMU (default qemu-system-x86_64)
 #
 # The serial console is the only channel back: everything the guest prints lands in
@@ -20,7 +21,7 @@ command -v "$qemu" > /dev/null || { echo "guest-boot: no $qemu (apt-get install 
 # panic=-1 reboots at once on a panic and -no-reboot turns that into an exit;
 # loglevel=4 keeps routine kernel chatter off the console (the guest dumps the whole
 # log between markers at the end) while errors and oopses still show up live.
-append="console=ttyS0 panic=-1 loglevel=4 blkmig.mode=$mode"
+append="console=ttyS0 panic=-1 loglevel=4 blkmig.mode=$mode ${APPEND_EXTRA:-}"
 start=$(date +%s)
 timeout --kill-after=10 "${BOOT_TIMEOUT:-1500}" "$qemu" \
 	-accel "${ACCEL:-tcg}" -cpu max -smp "${SMP:-2}" -m "${MEM:-1G}" \

@@ -46,3 +46,14 @@ target-check: all
 	$(MAKE) --no-print-directory check-target RESULTS=$(TARGET_OUT)/results; \
 	echo "target-check: $$(( $$(date +%s) - start ))s"; \
 	$(TOP)/tests/lib/summarize $(TARGET_OUT)/results
+
+# The benchmark: one boot with one CPU; medians and ratios in build/target/bench.{txt,json}.
+BENCH_REPS    ?= 5
+BENCH_RUNTIME ?= 3
+bench-target-fio: target-guest
+	@SMP=1 BOOT_TIMEOUT=$(TARGET_TIMEOUT) \
+		APPEND_EXTRA="blkmig.reps=$(BENCH_REPS) blkmig.runtime=$(BENCH_RUNTIME)" \
+		$(TARGET_SRC)/guest-boot.sh $(KERNEL) $(TARGET_CPIO) bench $(TARGET_OUT)/bench-serial.log
+	@$(TARGET_SRC)/bench-report.sh $(TARGET_OUT)/bench-serial.log \
+		$(TARGET_OUT)/bench.txt $(TARGET_OUT)/bench.json
+	@echo "bench-target-fio: $(TARGET_OUT)/bench.txt, $(TARGET_OUT)/bench.json"
