@@ -11,7 +11,8 @@
 #   target/guest/boot        the guest ran to the end within the timeout
 #   target/guest/kernel      it runs the kernel we meant (uname -r)
 #   target/compare/<sample>  legacy and converted gave identical verdicts and details
-# Artefacts in OUTDIR: check-serial.log (the whole console), check-results.tsv.
+# Artefacts in OUTDIR: check-serial.log (the whole console), check-results.tsv (the
+# guest's verdicts and the comparisons, tab-separated: PASS|FAIL, name, detail).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 kernel=${1:?usage: run-check.sh KERNEL INITRAMFS OUTDIR}
@@ -76,8 +77,10 @@ for s in $PLAN_SAMPLES; do
 	done
 	if [ -z "$diffs" ]; then
 		pass "compare/$s"
+		printf 'PASS\tcompare/%s\t\n' "$s" >> "$tsv"
 	else
 		fail "compare/$s" "legacy and converted differ:$diffs"
+		printf 'FAIL\tcompare/%s\t%s\n' "$s" "$diffs" >> "$tsv"
 	fi
 done
 

@@ -57,3 +57,18 @@ bench-target-fio: target-guest
 	@$(TARGET_SRC)/bench-report.sh $(TARGET_OUT)/bench-serial.log \
 		$(TARGET_OUT)/bench.txt $(TARGET_OUT)/bench.json
 	@echo "bench-target-fio: $(TARGET_OUT)/bench.txt, $(TARGET_OUT)/bench.json"
+
+# The demo: the checks, then the table (sample, sites converted, legacy, converted).
+TARGET_LEGACY_SRC    ?= $(TOP)/samples
+TARGET_CONVERTED_SRC ?= $(BUILD)/samples/converted
+demo-target: target-guest
+	@rm -rf $(TARGET_OUT)/demo-results; mkdir -p $(TARGET_OUT)/demo-results
+	@echo "demo-target: booting $(KERNEL) under QEMU TCG and running the checks..."
+	@KVER=$(KVER) RESULTS=$(TARGET_OUT)/demo-results BOOT_TIMEOUT=$(TARGET_TIMEOUT) \
+		$(TARGET_SRC)/run-check.sh $(KERNEL) $(TARGET_CPIO) $(TARGET_OUT) \
+		> $(TARGET_OUT)/demo-check.txt; rc=$$?; \
+	tail -n 1 $(TARGET_OUT)/demo-check.txt; echo; \
+	$(TARGET_SRC)/demo-table.sh $(TARGET_OUT)/check-results.tsv \
+		$(TARGET_LEGACY_SRC) $(TARGET_CONVERTED_SRC); \
+	echo; echo "details: $(TARGET_OUT)/demo-check.txt, serial log $(TARGET_OUT)/check-serial.log"; \
+	exit $$rc

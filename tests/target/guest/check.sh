@@ -231,6 +231,76 @@ sample_tests() {
 	dmesg_check "$p/dmesg-clean" "$mark"
 }
 
+st_param() {
+	cat "/sys/module/blkcompat_selftest/parameters/$1" 2>/dev/null || echo -1
+}
+
+# The kernel engineer's self-test module (tests/target/kmod/blkcompat_selftest.c):
+# checks every return value of the 2.6.25 API itself on load, and keeps checking
+# I/O from user space.  Its disk has four 2 MiB regions: completed in request_fn,
+# later from a work item, through blk_end_request_callback() with every second
+# request kept by the callback and ended later (the skip-cleanup path), and failing
+# with an error per 4 KiB block (EIO, ENOSPC, uptodate 0 = EIO, ENODATA).
+selftest() {
+	local mark t cb0 kept0 i
+	local all="selftest/verdict selftest/fio-verify selftest/skip-cleanup selftest/errno selftest/unload"
+	mark=$(dmesg_mark)
+	echo "LOG ==== selftest at $(cut -d" " -f1 /proc/uptime)s"
+	if ! insmod $MODS/test/blkcompat_selftest.ko || ! wait_for_disk bcselftest; then
+		result selftest/load FAIL "insmod blkcompat_selftest.ko failed"
+		for t in $all; do
+			result $t FAIL "not run: the self-test module did not load"
+		done
+		module_loaded blkcompat_selftest && rmmod blkcompat_selftest
+		return
+	fi
+	result selftest/load PASS
+	dmesg | tail -n +$((mark + 1)) | grep 'blkcompat_selftest' | sed 's/^/LOG selftest: /'
+	if dmesg | tail -n +$((mark + 1)) |
+	   grep -qE 'blkcompat_selftest: [1-9][0-9]* passed, 0 failed' &&
+	   [ "$(st_param checks_failed)" = 0 ]; then
+		result selftest/verdict PASS
+	else
+		result selftest/verdict FAIL "$(dmesg | grep -m1 'blkcompat_selftest: .*FAIL') " \
+			"checks_failed=$(st_param checks_failed)"
+	fi
+	# User-space I/O through the three completing regions (0-6 MiB).
+	cb0=$(st_param cb_calls)
+	fio_check selftest/fio-verify /dev/bcselftest $((6 << 20))
+	# Kept requests end from a delayed work item: give them a moment.
+	i=0
+	while [ "$(st_param late_finished)" != "$(st_param cb_kept)" ] && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	echo "LOG selftest/skip-cleanup: cb_calls $cb0 -> $(st_param cb_calls)," \
+		"kept $(st_param cb_kept), ended later $(st_param late_finished)," \
+		"checks failed $(st_param checks_failed)"
+	if [ "$(st_param cb_calls)" -gt "$cb0" ] && [ "$(st_param cb_kept)" -gt 0 ] &&
+	   [ "$(st_param late_finished)" = "$(st_param cb_kept)" ] &&
+	   [ "$(st_param checks_failed)" = 0 ]; then
+		result selftest/skip-cleanup PASS
+	else
+		result selftest/skip-cleanup FAIL "cb_calls $cb0 -> $(st_param cb_calls)," \
+			"kept $(st_param cb_kept), ended later $(st_param late_finished)," \
+			"checks failed $(st_param checks_failed)"
+	fi
+	# The error region, 6-8 MiB: each block's own errno reaches user space.
+	i=$((6 << 20))
+	while [ $i -lt $((8 << 20)) ]; do
+		case $((i / 4096 % 4)) in
+		0 | 2) echo "bad $i EIO" ;;
+		1) echo "bad $i ENOSPC" ;;
+		3) echo "bad $i ENODATA" ;;
+		esac
+		i=$((i + 4096))
+	done > /tmp/want.selftest
+	echo "probe blocks=$((2 << 20 >> 12)) bad=$((2 << 20 >> 12)) short=0 corrupt=0" \
+		>> /tmp/want.selftest
+	probe_check selftest/errno /tmp/want.selftest /dev/bcselftest $((6 << 20)) $((2 << 20))
+	check selftest/unload rmmod blkcompat_selftest
+}
+
 taint_clean() {
 	# D (oops) 7, W (warning) 9, L (soft lockup) 14, B (bad page) 5, M (machine check) 4
 	local t
@@ -248,6 +318,7 @@ if insmod $MODS/blkcompat.ko; then
 else
 	result shim/load FAIL "insmod blkcompat.ko failed"
 fi
+selftest
 for s in $PLAN_SAMPLES; do
 	for b in $PLAN_BUILDS; do
 		sample_tests "$s" "$b"

@@ -23,6 +23,8 @@ plan_global_tests() {
 	echo ref/brd/fio-verify ref/brd/fio-reverify harness/verify-detects-corruption
 	echo ref/null_blk/fio-verify harness/probe-detects-eio
 	echo shim/load
+	echo selftest/load selftest/verdict selftest/fio-verify selftest/skip-cleanup
+	echo selftest/errno selftest/unload
 	echo shim/unload kernel/dmesg-clean kernel/taint-clean
 }
 
