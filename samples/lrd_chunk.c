@@ -29,7 +29,8 @@ static void lrd_chunk_request(struct request_queue *q)
 			continue;
 		}
 		do {
-			bytes = min_t(unsigned int, chunk_bytes, blk_rq_cur_bytes(rq));
+			bytes = min_t(unsigned int, chunk_bytes,
+				      blk_rq_cur_bytes(rq));
 			if (lrd_disk_fails(&lrd, blk_rq_pos(rq),
 					   bytes >> SECTOR_SHIFT)) {
 				while (end_that_request_chunk(rq, 0,

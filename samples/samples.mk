@@ -31,11 +31,11 @@ converted-modules: $(CONVERTED_KOS)
 $(LEGACY_KOS): $(LEGACY_STAMP)
 $(CONVERTED_KOS): $(CONVERTED_STAMP)
 
-# build_samples KBUILD-DIR SOURCE-DIR OUT-DIR
+# build_samples KBUILD-DIR SOURCE-DIR OUT-DIR [lenient]
 define build_samples
 	@rm -rf $(1) && mkdir -p $(1) $(3)
 	@cp $(2)/Kbuild $(2)/*.[ch] $(1)/
-	$(call kbuild_module,$(1))
+	$(call kbuild_module,$(1),$(4))
 	cp $(SAMPLES:%=$(1)/%.ko) $(3)/
 	@touch $(1)/.built
 endef
@@ -52,4 +52,4 @@ $(SAMPLES_CONVERTED)/.converted: $(SAMPLE_SOURCES) $(wildcard $(TOP)/cocci/*.coc
 
 $(CONVERTED_STAMP): private KBUILD_ARGS = $(SAMPLES_KBUILD_ARGS)
 $(CONVERTED_STAMP): $(SAMPLES_CONVERTED)/.converted $(BLKCOMPAT_KO)
-	$(call build_samples,$(dir $@),$(SAMPLES_CONVERTED),$(MODULES_DIR)/converted)
+	$(call build_samples,$(dir $@),$(SAMPLES_CONVERTED),$(MODULES_DIR)/converted,lenient)

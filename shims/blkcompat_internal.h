@@ -41,7 +41,8 @@ struct blkcompat_queue {
 	bool rerun;
 };
 
-static inline struct blkcompat_queue *blkcompat_queue_of(struct request_queue *q)
+static inline struct blkcompat_queue *
+blkcompat_queue_of(struct request_queue *q)
 {
 	return container_of(q->tag_set, struct blkcompat_queue, set);
 }

@@ -9,5 +9,5 @@
 #include <linux/module.h>
 
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("2.6.24/2.6.25 block driver API and request_fn queues on blk-mq");
+MODULE_DESCRIPTION("2.6.24/2.6.25 block API, request_fn queues on blk-mq");
 MODULE_AUTHOR("blkmig");

@@ -53,13 +53,13 @@ module_param(cb_kept, int, 0444);
 MODULE_PARM_DESC(cb_kept, "callbacks that returned non-zero (request kept)");
 static int late_finished;
 module_param(late_finished, int, 0444);
-MODULE_PARM_DESC(late_finished, "kept requests ended later with blk_end_request(rq, 0, 0)");
+MODULE_PARM_DESC(late_finished, "kept requests ended later, with 0 bytes");
 
 static DEFINE_SPINLOCK(selftest_lock);		/* the queue lock */
 static DEFINE_SPINLOCK(selftest_count_lock);	/* the counters above */
 static DECLARE_WAIT_QUEUE_HEAD(selftest_counted);
 static LIST_HEAD(selftest_later);	/* for the work item; selftest_lock */
-static LIST_HEAD(selftest_kept);	/* kept by the callback; selftest_lock */
+static LIST_HEAD(selftest_kept);	/* kept by the callback; same lock */
 static struct request_queue *selftest_queue;
 static struct gendisk *selftest_disk;
 static int selftest_major;
@@ -252,8 +252,8 @@ static void selftest_callback_request(struct request *rq)
 	selftest_copy_request(rq);
 	ret = blk_end_request_callback(rq, 0, blk_rq_bytes(rq), selftest_cb);
 	if (selftest_read_count(&cb_kept) != kept_before) {
-		selftest_check(ret == 1, "kept request: callback path returned %d",
-			       ret);
+		selftest_check(ret == 1,
+			       "kept request: callback path returned %d", ret);
 		spin_lock_irqsave(&selftest_lock, flags);
 		list_add_tail(&rq->queuelist, &selftest_kept);
 		spin_unlock_irqrestore(&selftest_lock, flags);
@@ -302,7 +302,8 @@ static void selftest_late_fn(struct work_struct *work)
 		if (!rq)
 			break;
 		ret = blk_end_request(rq, 0, 0);
-		selftest_check(ret == 0, "blk_end_request(rq, 0, 0) on a kept request returned %d",
+		selftest_check(ret == 0,
+			       "blk_end_request(rq, 0, 0) on a kept request returned %d",
 			       ret);
 		selftest_count(&late_finished);
 	}
