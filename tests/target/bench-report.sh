@@ -14,9 +14,10 @@ table=${2:?}
 json=${3:?}
 kernel=$(tr -d '\r' < "$log" | sed -n 's/^KERNEL //p' | head -n 1)
 errors=$(tr -d '\r' < "$log" | grep -c '^BENCH-ERROR')
+sched=$(tr -d '\r' < "$log" | awk '$1 == "BENCH-SCHED" { printf "%s%s=%s", n++ ? " " : "", $2, $3 }')
 
 tr -d '\r' < "$log" | awk -v table="$table" -v json="$json" -v kernel="$kernel" \
-	-v errors="$errors" '
+	-v errors="$errors" -v sched="$sched" '
 function median(key,   n, i, j, v, a) {
 	n = runs[key]
 	for (i = 1; i <= n; i++)
@@ -59,8 +60,9 @@ END {
 	hdr = sprintf("%-14s %-7s %10s %10s %10s %9s %9s  %s", "job", "engine",
 		"sample", "null_blk", "brd", "s/null", "s/brd", ">=0.9x null_blk")
 	print "fio medians (IOPS) over " reps " runs each, devices interleaved; kernel " kernel > table
+	print "I/O schedulers: " sched > table
 	print hdr > table
-	printf "{\n  \"kernel\": \"%s\",\n  \"repetitions\": %d,\n  \"unit\": \"IOPS (KiB/s alongside)\",\n  \"goal\": \"sample >= 0.9 x null_blk on every figure\",\n  \"errors\": %d,\n  \"figures\": [\n", kernel, reps, errors > json
+	printf "{\n  \"kernel\": \"%s\",\n  \"schedulers\": \"%s\",\n  \"repetitions\": %d,\n  \"unit\": \"IOPS (KiB/s alongside)\",\n  \"goal\": \"sample >= 0.9 x null_blk on every figure\",\n  \"errors\": %d,\n  \"figures\": [\n", kernel, sched, reps, errors > json
 	all = 1
 	incomplete = 0
 	for (i = 1; i <= n; i++) {

@@ -24,8 +24,8 @@ die() { echo "guest-build: $*" >&2; exit 1; }
 [ -d "$moddir" ] || die "no $moddir (is linux-image-$KVER installed?)"
 busybox=$(command -v busybox) || die "busybox not found (apt-get install busybox-static)"
 fio=$(command -v fio) || die "fio not found (apt-get install fio)"
-file -L "$busybox" 2>/dev/null | grep -q 'statically linked' ||
-	ldd "$busybox" 2>&1 | grep -q 'not a dynamic' ||
+bb_ldd=$(ldd "$busybox" 2>&1 || true)
+grep -qE 'not a dynamic|statically linked' <<<"$bb_ldd" ||
 	die "$busybox is not static (apt-get install busybox-static)"
 
 rm -rf "$stage"
@@ -50,14 +50,15 @@ image_path() {
 
 # fio and its shared libraries, at the paths the dynamic loader looks for them.
 cp "$fio" "$stage/usr/bin/fio"
-ldd "$fio" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' |
+fio_libs=$(ldd "$fio")
+grep -q 'not found' <<<"$fio_libs" && die "fio has unresolved libraries: $(grep 'not found' <<<"$fio_libs")"
+grep -q libaio <<<"$fio_libs" || die "fio is not linked with libaio"
+awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }' <<<"$fio_libs" |
 while read -r lib; do
 	dest=$(image_path "$lib")
 	mkdir -p "$(dirname "$dest")"
 	cp -L "$lib" "$dest"
 done
-ldd "$fio" | grep -q 'not found' && die "fio has unresolved libraries: $(ldd "$fio" | grep 'not found')"
-ldd "$fio" | grep -q libaio || die "fio is not linked with libaio"
 
 # Kernel modules and their dependencies, uncompressed (busybox insmod wants plain .ko).
 copy_kernel_module() {

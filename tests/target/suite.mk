@@ -50,9 +50,11 @@ target-check: all
 # The benchmark: one boot with one CPU; medians and ratios in build/target/bench.{txt,json}.
 BENCH_REPS    ?= 5
 BENCH_RUNTIME ?= 3
+# Empty: each device keeps the scheduler it comes with; e.g. none: all blk-mq the same.
+BENCH_SCHED   ?=
 bench-target-fio: target-guest
 	@SMP=1 BOOT_TIMEOUT=$(TARGET_TIMEOUT) \
-		APPEND_EXTRA="blkmig.reps=$(BENCH_REPS) blkmig.runtime=$(BENCH_RUNTIME)" \
+		APPEND_EXTRA="blkmig.reps=$(BENCH_REPS) blkmig.runtime=$(BENCH_RUNTIME) $(if $(BENCH_SCHED),blkmig.sched=$(BENCH_SCHED))" \
 		$(TARGET_SRC)/guest-boot.sh $(KERNEL) $(TARGET_CPIO) bench $(TARGET_OUT)/bench-serial.log
 	@$(TARGET_SRC)/bench-report.sh $(TARGET_OUT)/bench-serial.log \
 		$(TARGET_OUT)/bench.txt $(TARGET_OUT)/bench.json
@@ -72,3 +74,14 @@ demo-target: target-guest
 		$(TARGET_LEGACY_SRC) $(TARGET_CONVERTED_SRC); \
 	echo; echo "details: $(TARGET_OUT)/demo-check.txt, serial log $(TARGET_OUT)/check-serial.log"; \
 	exit $$rc
+
+# Proof that the tests catch broken samples (not in `make check`: one more boot).
+.PHONY: target-mutants target-probe
+target-probe: $(TARGET_PROBE)
+target-mutants: modules $(TARGET_PROBE)
+	@rm -rf $(TARGET_OUT)/mutants-results
+	@KVER=$(KVER) KDIR=$(KDIR) SAMPLES_SRC=$(TOP)/samples SHIM_INCLUDE=$(TOP)/shims/include \
+		SHIM_SYMVERS=$(BUILD)/kbuild/shims/Module.symvers MODULES=$(TARGET_MODULES) \
+		PROBE=$(TARGET_PROBE) RESULTS=$(TARGET_OUT)/mutants-results \
+		BOOT_TIMEOUT=$(TARGET_TIMEOUT) \
+		$(TARGET_SRC)/mutants.sh $(TARGET_OUT)/mutants $(KERNEL)

@@ -8,16 +8,20 @@
 # the devices interleaved (A B C A B C ...), so slow phases of the TCG host hit all
 # three alike.  One line per run, for the host (tests/target/bench-report.sh):
 #	BENCH <job> <engine> <device> <rep> <iops> <KiB/s>
-# Kernel command line: blkmig.reps=N, blkmig.runtime=SECONDS override the defaults.
+# Kernel command line: blkmig.reps=N, blkmig.runtime=SECONDS override the defaults;
+# blkmig.sched=NAME sets the I/O scheduler of the blk-mq devices (default: as they come:
+# the shim's single-queue tag set gets mq-deadline, null_blk none).
 . /blkmig/lib.sh
 
 BENCH_MB=64
 REPS=5
 RUNTIME=3
+SCHED=
 for arg in $(cat /proc/cmdline); do
 	case $arg in
 	blkmig.reps=*) REPS=${arg#*=} ;;
 	blkmig.runtime=*) RUNTIME=${arg#*=} ;;
+	blkmig.sched=*) SCHED=${arg#*=} ;;
 	esac
 done
 echo "LOG bench: ${BENCH_MB} MiB devices, $REPS repetitions of ${RUNTIME}s, $(grep -c ^processor /proc/cpuinfo) CPU"
@@ -40,7 +44,10 @@ if [ $ok = 0 ]; then
 fi
 DEVICES="sample:/dev/lrdsimple null_blk:/dev/$nullb brd:/dev/ram0"
 for dev in $DEVICES; do
-	grep . /sys/block/${dev##*/}/queue/scheduler 2>/dev/null | sed "s|^|LOG bench: ${dev%%:*} scheduler |"
+	sched=/sys/block/${dev##*/}/queue/scheduler
+	# blkmig.sched=NAME puts every blk-mq device on the same I/O scheduler.
+	[ -n "$SCHED" ] && grep -q '\[' $sched && echo "$SCHED" > $sched
+	echo "BENCH-SCHED ${dev%%:*} $(sed -n 's/.*\[\(.*\)\].*/\1/p' $sched)"
 done
 
 # Fill every device first: reads then hit allocated memory on all three.
@@ -67,11 +74,20 @@ while [ $rep -le "$REPS" ]; do
 					--direct=1 --ioengine=$engine --iodepth=$depth --numjobs=1 \
 					--size=${BENCH_MB}M --time_based --runtime=$RUNTIME \
 					--ramp_time=1 --randseed=$rep --norandommap \
-					--output-format=terse --terse-version=3 2>/dev/null)
-				# terse v3: fields 7/8 read KiB/s and IOPS, 48/49 the same for writes
-				echo "$line" | awk -F';' -v tag="BENCH $name $engine ${dev%%:*} $rep" '
-					NF > 49 { if ($8 > 0) print tag, $8, $7; else print tag, $49, $48; ok = 1 }
+					--output-format=terse --terse-version=3 2>/tmp/bench.err)
+				# terse v3: field 5 the error, 7/8 read KiB/s and IOPS, 48/49 the
+				# same for writes
+				echo "$line" | awk -F';' -v rw=$rw -v tag="$name $engine ${dev%%:*} $rep" '
+					NF > 49 {
+						iops = (rw == "randread") ? $8 : $49
+						kib = (rw == "randread") ? $7 : $48
+						if ($5 == 0 && iops > 0) {
+							print "BENCH", tag, iops, kib
+							ok = 1
+						}
+					}
 					END { if (!ok) print "BENCH-ERROR", tag }'
+				[ -s /tmp/bench.err ] && sed 's/^/LOG bench: /' /tmp/bench.err | head -n 3
 			done
 		done
 	done
