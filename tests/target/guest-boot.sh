@@ -2,7 +2,7 @@
 # tests/target/guest-boot.sh — boots the test guest once, bounded by a timeout.
 #
 # usage: guest-boot.sh KERNEL INITRAMFS MODE SERIAL_LOG
-# environment: BOOT_TIMEOUT (seconds, default 1500), SMP (default 2), MEM (default 1G),
+# environment: BOOT_TIMEOUT (seconds, default 600), SMP (default 2), MEM (default 1G),
 #              APPEND_EXTRA (more kernel command line, e.g. blkmig.reps=3),
 #              ACCEL (default tcg), QEMU (default qemu-system-x86_64)
 #
@@ -23,7 +23,7 @@ command -v "$qemu" > /dev/null || { echo "guest-boot: no $qemu (apt-get install 
 # log between markers at the end) while errors and oopses still show up live.
 append="console=ttyS0 panic=-1 loglevel=4 blkmig.mode=$mode ${APPEND_EXTRA:-}"
 start=$(date +%s)
-timeout --kill-after=10 "${BOOT_TIMEOUT:-1500}" "$qemu" \
+timeout --kill-after=10 "${BOOT_TIMEOUT:-600}" "$qemu" \
 	-accel "${ACCEL:-tcg}" -cpu max -smp "${SMP:-2}" -m "${MEM:-1G}" \
 	-nographic -no-reboot -vga none -nic none \
 	-kernel "$kernel" -initrd "$initrd" -append "$append" \

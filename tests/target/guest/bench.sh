@@ -47,7 +47,7 @@ for dev in $DEVICES; do
 	sched=/sys/block/${dev##*/}/queue/scheduler
 	# blkmig.sched=NAME puts every blk-mq device on the same I/O scheduler.
 	[ -n "$SCHED" ] && grep -q '\[' $sched && echo "$SCHED" > $sched
-	echo "BENCH-SCHED ${dev%%:*} $(sed -n 's/.*\[\(.*\)\].*/\1/p' $sched)"
+	echo "BENCH-SCHED ${dev%%:*} $(sed 's/.*\[\(.*\)\].*/\1/' $sched)"
 done
 
 # Fill every device first: reads then hit allocated memory on all three.

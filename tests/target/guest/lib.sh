@@ -11,7 +11,7 @@ MODS=/blkmig/modules
 KMODS=/blkmig/kmod
 PROBE=/blkmig/bin/eio_probe
 # No single fio run or probe may take longer (seconds); a stuck one fails its test.
-STEP_TIMEOUT=${STEP_TIMEOUT:-300}
+STEP_TIMEOUT=${STEP_TIMEOUT:-120}
 
 # result NAME PASS|FAIL [DETAIL...]
 result() {
