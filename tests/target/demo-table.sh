@@ -38,7 +38,7 @@ sites() {
 	elif [ -z "$after" ]; then
 		echo "$before calls, not converted"
 	else
-		echo "$((before - after))/$before converted, $new new calls"
+		echo "$((before - after))/$before sites, $new new-API calls"
 	fi
 }
 
