@@ -1,0 +1,33 @@
+#!/bin/bash
+# tests/target/guest-boot.sh — boots the test guest once, bounded by a timeout.
+#
+# usage: guest-boot.sh KERNEL INITRAMFS MODE SERIAL_LOG
+# environment: BOOT_TIMEOUT (seconds, default 600), SMP (default 2), MEM (default 1G),
+#              APPEND_EXTRA (more kernel command line, e.g. blkmig.reps=3),
+#              ACCEL (default tcg), QEMU (default qemu-system-x86_64)
+#
+# The serial console is the only channel back: everything the guest prints lands in
+# SERIAL_LOG.  Exit status: qemu's, or 124 when the timeout had to stop a hung guest.
+set -u
+kernel=${1:?usage: guest-boot.sh KERNEL INITRAMFS MODE SERIAL_LOG}
+initrd=${2:?}
+mode=${3:?}
+log=${4:?}
+qemu=${QEMU:-qemu-system-x86_64}
+[ -r "$kernel" ] || { echo "guest-boot: cannot read kernel $kernel" >&2; exit 2; }
+[ -r "$initrd" ] || { echo "guest-boot: cannot read $initrd" >&2; exit 2; }
+command -v "$qemu" > /dev/null || { echo "guest-boot: no $qemu (apt-get install qemu-system-x86)" >&2; exit 2; }
+
+# panic=-1 reboots at once on a panic and -no-reboot turns that into an exit;
+# loglevel=4 keeps routine kernel chatter off the console (the guest dumps the whole
+# log between markers at the end) while errors and oopses still show up live.
+append="console=ttyS0 panic=-1 loglevel=4 blkmig.mode=$mode ${APPEND_EXTRA:-}"
+start=$(date +%s)
+timeout --kill-after=10 "${BOOT_TIMEOUT:-600}" "$qemu" \
+	-accel "${ACCEL:-tcg}" -cpu max -smp "${SMP:-2}" -m "${MEM:-1G}" \
+	-nographic -no-reboot -vga none -nic none \
+	-kernel "$kernel" -initrd "$initrd" -append "$append" \
+	< /dev/null > "$log" 2>&1
+rc=$?
+echo "guest-boot: mode=$mode smp=${SMP:-2} rc=$rc $(($(date +%s) - start))s log=$log"
+exit $rc
