@@ -97,11 +97,23 @@ static json_t *site_result(const struct bm_site *s, int rule_index)
 				continue;
 			text = read_file(file, &len);
 			repl = json_array();
-			for (size_t k = 0; k < s->nedits; k++) {
-				const struct bm_edit *e = &s->edits[k];
+			/* replacements in file order */
+			size_t *order = xcalloc(s->nedits, sizeof(size_t)), no = 0;
 
-				if (strcmp(e->file, file))
-					continue;
+			for (size_t k = 0; k < s->nedits; k++)
+				if (!strcmp(s->edits[k].file, file))
+					order[no++] = k;
+			for (size_t x = 1; x < no; x++)
+				for (size_t y = x; y > 0 && s->edits[order[y]].start <
+								s->edits[order[y - 1]].start; y--) {
+					size_t tmp = order[y];
+
+					order[y] = order[y - 1];
+					order[y - 1] = tmp;
+				}
+			for (size_t oi = 0; oi < no; oi++) {
+				const struct bm_edit *e = &s->edits[order[oi]];
+
 				json_array_append_new(
 					repl, json_pack("{s:o, s:{s:s}}", "deletedRegion",
 							text ? region(text, len, e->start, e->end) :
@@ -111,6 +123,7 @@ static json_t *site_result(const struct bm_site *s, int rule_index)
 									 (json_int_t)(e->end - e->start)),
 							"insertedContent", "text", e->text));
 			}
+			free(order);
 			free(text);
 			json_array_append_new(changes, json_pack("{s:{s:o}, s:o}", "artifactLocation",
 								 "uri", uri(file), "replacements",

@@ -58,5 +58,8 @@ module_init(w_init);
 /*
  * check-exit: 1
  * check-brief-start
+ * wrapper.c:11:7 w_end_request end_that_request_first auto wrapper_param lock=held uptodate=wrapper_param new=__blk_end_request(req, error, blk_rq_cur_bytes(req))
+ * wrapper.c:13:3 w_end_request end_that_request_last auto wrapper_param lock=held uptodate=wrapper_param
+ * wrapper.c:42:2 w_public_end end_request manual wrapper_param lock=held uptodate=wrapper_param reason=wrapper_external_callers
  * check-brief-end
  */
