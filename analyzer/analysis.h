@@ -85,6 +85,7 @@ struct call {
 	int node;
 	char *callee_usr;
 	char *callee_name;
+	long callee; /* index into funcs, -1 outside the run (facts.c) */
 };
 
 struct ctx {

@@ -13,11 +13,7 @@
 
 static struct func *callee_of(struct ctx *cx, struct call *c)
 {
-	struct func *f = func_by_usr(cx, c->callee_usr);
-
-	if (!f)
-		f = func_by_name(cx, c->callee_name, cx->funcs[c->func].tu);
-	return f;
+	return c->callee >= 0 ? &cx->funcs[c->callee] : NULL;
 }
 
 static enum lk call_state(struct ctx *cx, struct call *c)
@@ -41,34 +37,40 @@ void callgraph_resolve(struct ctx *cx)
 			   f->addr_taken	      ? LK_UNKNOWN :
 							LK_BOTTOM;
 	}
-	for (int iter = 0; changed && iter < 100; iter++) {
+	enum lk *next = xcalloc(cx->nfuncs ? cx->nfuncs : 1, sizeof(*next));
+
+	for (int iter = 0; changed && iter < 1000; iter++) {
 		changed = false;
+		for (size_t i = 0; i < cx->nfuncs; i++)
+			next[i] = LK_BOTTOM;
+		for (size_t k = 0; k < cx->ncalls; k++) {
+			struct call *c = &cx->calls[k];
+			enum lk cv;
+
+			if (c->callee < 0)
+				continue;
+			cv = call_state(cx, c);
+			if (cv == LK_BOTTOM)
+				continue;
+			enum lk *v = &next[c->callee];
+
+			if (*v == LK_BOTTOM)
+				*v = cv;
+			else if (*v != cv)
+				*v = LK_UNKNOWN;
+		}
 		for (size_t i = 0; i < cx->nfuncs; i++) {
 			struct func *f = &cx->funcs[i];
-			enum lk v = LK_BOTTOM;
 
 			if (f->role != ROLE_NONE || f->addr_taken)
 				continue;
-			for (size_t k = 0; k < cx->ncalls; k++) {
-				struct call *c = &cx->calls[k];
-				enum lk cv;
-
-				if (callee_of(cx, c) != f)
-					continue;
-				cv = call_state(cx, c);
-				if (cv == LK_BOTTOM)
-					continue;
-				if (v == LK_BOTTOM)
-					v = cv;
-				else if (v != cv)
-					v = LK_UNKNOWN;
-			}
-			if (v != f->entry) {
-				f->entry = v;
+			if (next[i] != f->entry) {
+				f->entry = next[i];
 				changed = true;
 			}
 		}
 	}
+	free(next);
 	/* evidence */
 	for (size_t i = 0; i < cx->nfuncs; i++) {
 		struct func *f = &cx->funcs[i];

@@ -336,4 +336,13 @@ void facts_collect(struct ctx *cx)
 	for (size_t ti = 0; ti < cx->ntus; ti++)
 		if (cx->tus[ti].tu)
 			text_facts(cx, ti);
+	/* resolve every callee once: by USR, else by name (static first) */
+	for (size_t k = 0; k < cx->ncalls; k++) {
+		struct call *c = &cx->calls[k];
+		struct func *f = func_by_usr(cx, c->callee_usr);
+
+		if (!f)
+			f = func_by_name(cx, c->callee_name, cx->funcs[c->func].tu);
+		c->callee = f ? (long)(f - cx->funcs) : -1;
+	}
 }

@@ -62,9 +62,7 @@ static void unite(struct wset *w, int a, int b)
 
 static struct func *callee_of(struct ctx *cx, struct call *c)
 {
-	struct func *f = func_by_usr(cx, c->callee_usr);
-
-	return f ? f : func_by_name(cx, c->callee_name, cx->funcs[c->func].tu);
+	return c->callee >= 0 ? &cx->funcs[c->callee] : NULL;
 }
 
 static int up(const struct func *f, int n)
