@@ -82,6 +82,8 @@ static const struct {
 	const char *code, *text;
 } reasons[] = {
 	{ "lock_unknown", "cannot tell whether the queue lock is held" },
+	{ "lock_not_held",
+	  "the old call required the queue lock, but it is not held there (a driver locking bug)" },
 	{ "rq_used_after_completion",
 	  "a statement after the call reads the request, which may be freed" },
 	{ "last_may_have_data",

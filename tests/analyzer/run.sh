@@ -40,7 +40,7 @@ grep -q "no PATH" "$tmp/err" && pass cli-no-path-msg || fail cli-no-path-msg
 expect cli-unknown-option 2 "$B" scan --bogus "$cases/simple.c"
 expect cli-bad-jobs 2 "$B" scan -j zero "$cases/simple.c"
 expect cli-bad-format 2 "$B" scan --format xml "$cases/simple.c"
-expect cli-output-file 0 "$B" scan -q -o "$tmp/report.txt" "$cases/simple.c"
+expect cli-output-file 0 "$B" scan -q -o "$tmp/report.txt" "$cases/pairs.c"
 grep -q '^summary:' "$tmp/report.txt" && pass cli-output-file-written || fail cli-output-file-written
 expect cli-output-unwritable 2 "$B" scan -q -o /nonexistent-dir/x "$cases/simple.c"
 

@@ -187,9 +187,11 @@ static void test_lock(void)
 	check(s && s->lock == BM_LOCK_HELD && has_evidence(s, "all 2 caller(s)"),
 	      "lock-all-callers-hold", "lock %s", s ? bm_lock_name(s->lock) : "-");
 	s = site_in(&run, "l_from_unlocked", NULL);
-	check(s && s->lock == BM_LOCK_NOT_HELD && !strncmp(s->replacement, "blk_end_request", 15),
-	      "lock-irq-handler-starts-unlocked", "lock %s new %s",
-	      s ? bm_lock_name(s->lock) : "-", s ? s->replacement : "-");
+	check(s && s->lock == BM_LOCK_NOT_HELD && s->verdict == BM_MANUAL &&
+		      !strcmp(s->reason_code, "lock_not_held") &&
+		      has_evidence(s, "none of the 1 caller(s)"),
+	      "lock-irq-handler-starts-unlocked", "lock %s reason %s",
+	      s ? bm_lock_name(s->lock) : "-", s && s->reason_code ? s->reason_code : "-");
 	s = site_in(&run, "l_from_both", NULL);
 	check(s && s->lock == BM_LOCK_UNKNOWN && has_evidence(s, "disagree"),
 	      "lock-callers-disagree", "lock %s", s ? bm_lock_name(s->lock) : "-");
