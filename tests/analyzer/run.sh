@@ -204,7 +204,10 @@ grep -q '"used_model": true' "$tmp/out" && grep -q '"errors": 0' "$tmp/out" &&
 cmp -s "$tmp/j1" "$tmp/j2" && pass jobs-deterministic || fail jobs-deterministic
 
 # ---- unit tests (C) -------------------------------------------------------------------
-(cd "$tmp" && "$UNIT" "$cases") >"$tmp/unit.out" 2>&1
+# with the Coccinelle part's cases present (tests/cocci/cases, after the merge into main),
+# the unit run also cross-checks every site both tools convert
+cocci_cases=; [ -d "$TOP/tests/cocci/cases" ] && cocci_cases=$TOP/tests/cocci/cases
+(cd "$tmp" && "$UNIT" "$cases" $cocci_cases) >"$tmp/unit.out" 2>&1
 while read -r verdict tname rest; do
 	case $verdict in
 	ok) pass "unit-$tname" ;;

@@ -12,6 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dirent.h>
+#include <ctype.h>
+
+#include "analysis.h"
 #include "site.h"
 #include "util.h"
 
@@ -472,6 +476,191 @@ static void test_reports(const char *cases)
 	free(paths[1]);
 }
 
+
+/* ---- cross-check with the Coccinelle conversion ------------------------------ */
+struct newcall {
+	char func[128];
+	char variant[32];
+	char *args[4];
+	int nargs;
+};
+
+static char *squeeze(const char *s, size_t n)
+{
+	char *o = xmalloc(n + 1);
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!isspace((unsigned char)s[i]))
+			o[k++] = s[i];
+	o[k] = '\0';
+	/* "(err)" and "err" are the same value */
+	while (k > 1 && o[0] == '(' && o[k - 1] == ')') {
+		int depth = 0, outer = 1;
+
+		for (size_t i = 0; i < k - 1; i++) {
+			depth += o[i] == '(' ? 1 : o[i] == ')' ? -1 : 0;
+			if (depth == 0)
+				outer = 0;
+		}
+		if (!outer)
+			break;
+		memmove(o, o + 1, k - 2);
+		k -= 2;
+		o[k] = '\0';
+	}
+	return o;
+}
+
+/* new-API calls in TEXT, each with the function it is in */
+static int new_calls(const char *text, size_t len, struct newcall *out, int max)
+{
+	static const char *const names[] = { "blk_end_request_callback", "__blk_end_request",
+					     "blk_end_request" };
+	char *clean = bm_blank_comments(text, len);
+	int n = 0;
+
+	for (size_t p = 0; p < len && n < max; p++) {
+		for (size_t k = 0; k < 3; k++) {
+			size_t nl = strlen(names[k]), q, a, b;
+
+			if (strncmp(clean + p, names[k], nl) ||
+			    (p && (isalnum((unsigned char)clean[p - 1]) || clean[p - 1] == '_')) ||
+			    isalnum((unsigned char)clean[p + nl]) || clean[p + nl] == '_')
+				continue;
+			q = p + nl;
+			while (q < len && isspace((unsigned char)clean[q]))
+				q++;
+			if (q >= len || clean[q] != '(')
+				break;
+			/* a definition or prototype at column 0 is not a call */
+			size_t ls = p;
+
+			while (ls > 0 && clean[ls - 1] != '\n')
+				ls--;
+			struct newcall *c = &out[n];
+
+			memset(c, 0, sizeof(*c));
+			snprintf(c->variant, sizeof(c->variant), "%s", names[k]);
+			for (int i = 0; i < 4 && text_call_arg(clean, len, q, i, &a, &b); i++)
+				c->args[c->nargs++] = squeeze(text + a, b - a);
+			/* enclosing function: last column-0 line with '(' before p, not ';' */
+			for (size_t l = ls; l > 0;) {
+				size_t e = l - 1, st = e;
+
+				while (st > 0 && clean[st - 1] != '\n')
+					st--;
+				if ((isalpha((unsigned char)clean[st]) || clean[st] == '_') &&
+				    memchr(clean + st, '(', e - st) && clean[e - 1] != ';') {
+					const char *paren = memchr(clean + st, '(', e - st);
+					const char *id = paren;
+
+					while (id > clean + st && (isalnum((unsigned char)id[-1]) || id[-1] == '_'))
+						id--;
+					snprintf(c->func, sizeof(c->func), "%.*s", (int)(paren - id), id);
+					break;
+				}
+				l = st;
+			}
+			n++;
+			p = q;
+			break;
+		}
+	}
+	free(clean);
+	return n;
+}
+
+static void newcalls_free(struct newcall *c, int n)
+{
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < c[i].nargs; k++)
+			free(c[i].args[k]);
+}
+
+/*
+ * Every site both tools convert must get the same lock variant and byte
+ * count, and the same error value where uptodate is a constant (wrapper
+ * parameters and local variables are spelled differently by design).
+ */
+static void test_crosscheck(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	unsigned compared = 0;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		size_t l = strlen(e->d_name);
+		char *res, *src;
+		struct bm_run run;
+		size_t len;
+		struct newcall theirs[64], ours[64];
+		int nt, no = 0;
+
+		if (l < 5 || strcmp(e->d_name + l - 4, ".res"))
+			continue;
+		res = xasprintf("%s/%s", dir, e->d_name);
+		src = xasprintf("%s/%.*s.c", dir, (int)(l - 4), e->d_name);
+		char *text = read_file(res, &len);
+
+		if (!text) {
+			free(res);
+			free(src);
+			continue;
+		}
+		nt = new_calls(text, len, theirs, 64);
+		free(text);
+		analyze(&run, src);
+		for (size_t i = 0; i < run.nsites && no < 64; i++) {
+			const struct bm_site *s = &run.sites[i];
+
+			if (s->verdict != BM_AUTO || !s->replacement[0] || s->replacement[0] == '(')
+				continue;
+			if (new_calls(s->replacement, strlen(s->replacement), &ours[no], 1) != 1)
+				continue;
+			snprintf(ours[no].func, sizeof(ours[no].func), "%s", s->function);
+			/* remember the uptodate class in the unused 4th slot */
+			ours[no].args[3] = xstrdup(s->uptodate_class == BM_UT_CONSTANT ? "c" : "");
+			if (ours[no].nargs < 4)
+				ours[no].nargs = 4;
+			no++;
+		}
+		for (int i = 0; i < no; i++) {
+			int rank = 0, match = -1;
+			char name[256];
+
+			for (int k = 0; k < i; k++)
+				rank += !strcmp(ours[k].func, ours[i].func);
+			for (int k = 0; k < nt && match < 0; k++)
+				if (!strcmp(theirs[k].func, ours[i].func) && rank-- == 0)
+					match = k;
+			if (match < 0)
+				continue; /* spatch left it; nothing to compare */
+			struct newcall *t = &theirs[match], *o = &ours[i];
+			bool same = !strcmp(t->variant, o->variant) && t->nargs >= 3 &&
+				    !strcmp(t->args[2], o->args[2]) &&
+				    (strcmp(o->args[3], "c") || !strcmp(t->args[1], o->args[1]));
+
+			snprintf(name, sizeof(name), "crosscheck-%.*s-%.60s-%d", (int)(l - 4 > 100 ? 100 : l - 4), e->d_name,
+				 o->func, i);
+			check(same, name, "spatch %s(%s, %s, %s) vs blkmig %s(%s, %s, %s)", t->variant,
+			      t->nargs > 0 ? t->args[0] : "", t->nargs > 1 ? t->args[1] : "",
+			      t->nargs > 2 ? t->args[2] : "", o->variant, o->args[0], o->args[1],
+			      o->args[2]);
+			compared++;
+		}
+		newcalls_free(theirs, nt);
+		newcalls_free(ours, no);
+		bm_run_free(&run);
+		free(res);
+		free(src);
+	}
+	closedir(d);
+	check(compared > 0, "crosscheck-compared-some-sites", "no site converted by both tools");
+}
+
 int main(int argc, char **argv)
 {
 	const char *cases = argc > 1 ? argv[1] : "cases";
@@ -480,6 +669,8 @@ int main(int argc, char **argv)
 	test_lock();
 	test_flow();
 	test_reports(cases);
+	if (argc > 2)
+		test_crosscheck(argv[2]);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
