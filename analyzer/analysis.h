@@ -108,7 +108,7 @@ struct ctx {
 /* classify.c: append a site for call node n of f; returns its index */
 size_t site_new(struct ctx *cx, struct func *f, int n, const char *callee);
 void site_manual(struct ctx *cx, size_t si, const char *code, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 
 /* ---- ast.c: node trees and source helpers -------------------------------- */
 void ast_build_func(struct ctx *cx, size_t tu, CXCursor fn, struct func *f);
@@ -119,15 +119,15 @@ char *node_text(struct tunit *t, const struct node *n);
 char *range_text(struct tunit *t, size_t start, size_t end);
 int node_child(const struct func *f, int n, int k); /* k-th child or -1 */
 int node_nchildren(const struct func *f, int n);
-int node_strip(const struct func *f, int n);	    /* through parens/implicit */
+int node_strip(const struct func *f, int n);	   /* through parens/implicit */
 int node_strip_casts(const struct func *f, int n); /* also explicit casts */
-char *node_callee(const struct func *f, int n);	    /* callee name of a call */
+char *node_callee(const struct func *f, int n);	   /* callee name of a call */
 int call_arg(const struct func *f, int call, int k);
 int call_nargs(const struct func *f, int call);
 char *unary_op(struct tunit *t, const struct func *f, int n);
 char *binary_op(struct tunit *t, const struct func *f, int n);
 char *cursor_usr(CXCursor c);
-char *ref_usr(const struct func *f, int n);	/* USR of what a DeclRefExpr names */
+char *ref_usr(const struct func *f, int n); /* USR of what a DeclRefExpr names */
 char *lock_identity(struct tunit *t, const struct func *f, int n);
 char *lock_identity_text(const char *s);
 unsigned offset_line(const struct tunit *t, size_t off, unsigned *col);

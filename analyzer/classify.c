@@ -116,8 +116,8 @@ void site_manual(struct ctx *cx, size_t si, const char *code, const char *fmt, .
 			p->verdict = BM_MANUAL;
 			p->reason_code = code;
 			free(p->reason_text);
-			p->reason_text = xasprintf("paired with %s at line %u: %s", s->call, s->line,
-						   txt);
+			p->reason_text =
+			    xasprintf("paired with %s at line %u: %s", s->call, s->line, txt);
 		}
 	}
 }
@@ -133,8 +133,8 @@ static int up(const struct func *f, int n)
 	return p;
 }
 
-static const char *const housekeeping[] = { "add_disk_randomness", "blkdev_dequeue_request",
-					    "blk_queue_end_tag" };
+static const char *const housekeeping[] = {"add_disk_randomness", "blkdev_dequeue_request",
+					   "blk_queue_end_tag"};
 
 static bool stmt_is_housekeeping(struct tunit *t, const struct func *f, int st)
 {
@@ -177,12 +177,12 @@ struct plan {
 	struct ctx *cx;
 	struct func *f;
 	struct tunit *t;
-	size_t si, li;	 /* site of F and of L */
+	size_t si, li; /* site of F and of L */
 	int F, L;
-	char *rq;	 /* request expression text */
-	char *variant;	 /* chosen new call */
+	char *rq;      /* request expression text */
+	char *variant; /* chosen new call */
 	enum bm_lock_state lock;
-	bool pair;	 /* lock taken around L only */
+	bool pair; /* lock taken around L only */
 	int list[512];
 	enum stmt_role role[512];
 	int cnt;
@@ -216,8 +216,9 @@ static bool scan_region(struct plan *p, int from, int to, const char **why)
 				rel = i;
 				p->role[i] = SR_UNLOCK;
 			} else {
-				*why = "the queue lock is taken or released in a way blkmig does not "
-				       "convert";
+				*why =
+				    "the queue lock is taken or released in a way blkmig does not "
+				    "convert";
 				return false;
 			}
 		} else if (i < p->Lidx) {
@@ -278,7 +279,7 @@ static bool movable(struct plan *p, int st, char **why)
 		bool local = rk == CXCursor_ParmDecl ||
 			     (rk == CXCursor_VarDecl &&
 			      clang_getCursorKind(clang_getCursorSemanticParent(r)) ==
-				      CXCursor_FunctionDecl &&
+				  CXCursor_FunctionDecl &&
 			      clang_Cursor_getStorageClass(r) != CX_SC_Static);
 
 		if (local && strcmp(u, rq_usr)) {
@@ -298,7 +299,7 @@ static bool movable(struct plan *p, int st, char **why)
 
 static char *reindent(struct tunit *t, size_t a, size_t b, const char *from_indent)
 {
-	struct sbuf o = { 0 };
+	struct sbuf o = {0};
 	char *txt = range_text(t, a, b), *save = NULL;
 	size_t il = strlen(from_indent);
 
@@ -392,9 +393,9 @@ static void classify_end_request(struct ctx *cx, struct func *f, int n, size_t s
 	struct tunit *t = &cx->tus[f->tu];
 	struct bm_site *s = &cx->run->sites[si];
 	int a0 = call_arg(f, n, 0), a1 = call_arg(f, n, 1);
-	struct uptodate u = { 0 };
-	struct bytes b = { 0 };
-	struct plan p = { 0 };
+	struct uptodate u = {0};
+	struct bytes b = {0};
+	struct plan p = {0};
 	char *rq;
 
 	s->pattern = BM_PAT_END_REQUEST;
@@ -404,9 +405,8 @@ static void classify_end_request(struct ctx *cx, struct func *f, int n, size_t s
 	}
 	rq = node_text(t, &f->nodes[a0]);
 	uptodate_classify(cx, f, a1, &u);
-	b.expr = xasprintf(!strcmp(s->call, "end_request") ? "blk_rq_cur_bytes(%s)" :
-							     "blk_rq_bytes(%s)",
-			   rq);
+	b.expr = xasprintf(
+	    !strcmp(s->call, "end_request") ? "blk_rq_cur_bytes(%s)" : "blk_rq_bytes(%s)", rq);
 	b.origin = xstrdup(!strcmp(s->call, "end_request") ? "current segment" : "whole request");
 	p.cx = cx;
 	p.f = f;
@@ -425,9 +425,9 @@ static void classify_end_request(struct ctx *cx, struct func *f, int n, size_t s
 		s->lock = lock_at(cx, f, n, &s->lock_evidence);
 		if (s->lock == BM_LOCK_UNKNOWN) {
 			s->confidence = "medium";
-			strlist_push_owned(&s->lock_evidence,
-					   xasprintf("%s requires the queue lock (2.6.24 contract)",
-						     s->call));
+			strlist_push_owned(
+			    &s->lock_evidence,
+			    xasprintf("%s requires the queue lock (2.6.24 contract)", s->call));
 		}
 		if (s->lock == BM_LOCK_NOT_HELD) {
 			site_manual(cx, si, "lock_not_held",
@@ -468,9 +468,9 @@ static bool rq_mentioned(struct plan *p, int st)
 	char *nrq = normalize_ws(p->rq);
 	char *txt = range_text(p->t, p->f->nodes[st].start, p->f->nodes[st].end);
 	char *clean = normalize_ws(txt);
-	bool r = is_simple_operand(nrq) && !strstr(nrq, "->") && !strchr(nrq, '.') ?
-			 word_in(txt, strlen(txt), nrq) :
-			 strstr(clean, nrq) != NULL;
+	bool r = is_simple_operand(nrq) && !strstr(nrq, "->") && !strchr(nrq, '.')
+		     ? word_in(txt, strlen(txt), nrq)
+		     : strstr(clean, nrq) != NULL;
 
 	free(nrq);
 	free(txt);
@@ -510,12 +510,12 @@ static int work_plan(struct plan *p, int from, int to)
 	if (p->lock == BM_LOCK_HELD) {
 		for (int i = from; i < to; i++)
 			if (p->role[i] == SR_WORK && rq_mentioned(p, p->list[i])) {
-				site_manual(p->cx, p->si, "rq_used_after_completion",
-					    "line %u reads '%s' between the data completion and "
-					    "end_that_request_last; after the conversion it would run "
-					    "when the request may already be freed",
-					    offset_line(p->t, p->f->nodes[p->list[i]].start, NULL),
-					    p->rq);
+				site_manual(
+				    p->cx, p->si, "rq_used_after_completion",
+				    "line %u reads '%s' between the data completion and "
+				    "end_that_request_last; after the conversion it would run "
+				    "when the request may already be freed",
+				    offset_line(p->t, p->f->nodes[p->list[i]].start, NULL), p->rq);
 				return -1;
 			}
 		return 0;
@@ -523,8 +523,8 @@ static int work_plan(struct plan *p, int from, int to)
 	for (int i = from; i < to; i++)
 		if (p->role[i] == SR_WORK && !movable(p, p->list[i], &why)) {
 			site_manual(p->cx, p->si,
-				    rq_mentioned(p, p->list[i]) ? "rq_used_after_completion" :
-								  "work_not_movable",
+				    rq_mentioned(p, p->list[i]) ? "rq_used_after_completion"
+								: "work_not_movable",
 				    "work between the data completion and the final step cannot "
 				    "move into a blk_end_request_callback callback: %s",
 				    why);
@@ -541,7 +541,7 @@ static char *make_callback(struct plan *p, int from, int to)
 	struct func *f = p->f;
 	struct bm_site *s = &p->cx->run->sites[p->si];
 	char *cbname = xasprintf("%s_end_callback", f->name);
-	struct sbuf cb = { 0 };
+	struct sbuf cb = {0};
 	char *ind = NULL, *cbtext;
 	size_t fstart = f->start;
 
@@ -568,8 +568,8 @@ static char *make_callback(struct plan *p, int from, int to)
 
 			if (!ind)
 				ind = line_indent(t, f->nodes[p->list[i]].start);
-			stmt_line_range(t, f->nodes[p->list[i]].start, stmt_end(t, f, p->list[i]), &a,
-					&e);
+			stmt_line_range(t, f->nodes[p->list[i]].start, stmt_end(t, f, p->list[i]),
+					&a, &e);
 			body = reindent(t, a, e, ind);
 			sbuf_add(&cb, body);
 			free(body);
@@ -587,8 +587,8 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 	struct tunit *t = &cx->tus[f->tu];
 	struct bm_site *s = &cx->run->sites[si];
 	bool chunk = !strcmp(s->call, "end_that_request_chunk");
-	struct uptodate u = { 0 };
-	struct bytes b = { 0 };
+	struct uptodate u = {0};
+	struct bytes b = {0};
 	struct plan *p = xcalloc(1, sizeof(*p));
 	const char *why = NULL;
 	char *cbname = NULL;
@@ -671,16 +671,18 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 		int Ls = enclosing_stmt(f, L);
 
 		if (node_child(f, I, 2) >= 0 || T < 0 || !node_within(f, L, T)) {
-			site_manual(cx, si, "shape",
-				    "end_that_request_last is not in the body of 'if (!%s(...))', or the "
-				    "if has an else",
-				    s->call);
+			site_manual(
+			    cx, si, "shape",
+			    "end_that_request_last is not in the body of 'if (!%s(...))', or the "
+			    "if has an else",
+			    s->call);
 			goto out;
 		}
 		p->cnt = body_stmts(f, T, p->list, 512);
 		p->Lidx = index_holding(f, p->list, p->cnt, L);
 		if (p->Lidx < 0 || p->list[p->Lidx] != Ls) {
-			site_manual(cx, si, "shape", "end_that_request_last is nested in the if body");
+			site_manual(cx, si, "shape",
+				    "end_that_request_last is nested in the if body");
 			goto out;
 		}
 		if (!scan_region(p, 0, p->cnt, &why)) {
@@ -732,11 +734,13 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 		    node_within(f, L, node_child(f, p->list[I2], 1))) {
 			for (int i = Fidx + 1; i < I2; i++)
 				if (rq_mentioned(p, p->list[i])) {
-					site_manual(cx, si, "rq_used_after_completion",
-						    "line %u reads '%s' between the data completion and "
-						    "end_that_request_last; it would run after the request "
-						    "may be freed",
-						    offset_line(t, f->nodes[p->list[i]].start, NULL), p->rq);
+					site_manual(
+					    cx, si, "rq_used_after_completion",
+					    "line %u reads '%s' between the data completion and "
+					    "end_that_request_last; it would run after the request "
+					    "may be freed",
+					    offset_line(t, f->nodes[p->list[i]].start, NULL),
+					    p->rq);
 					goto out;
 				}
 			int ifs = p->list[I2], T = node_child(f, ifs, 1);
@@ -746,8 +750,9 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 			if (p->Lidx < 0 || p->list[p->Lidx] != enclosing_stmt(f, L) ||
 			    !scan_region(p, 0, p->cnt, &why)) {
 				site_manual(cx, si, "shape", "%s",
-					    why ? why : "end_that_request_last is nested in the test "
-							"of the kept result");
+					    why ? why
+						: "end_that_request_last is nested in the test "
+						  "of the kept result");
 				goto out;
 			}
 			if (!choose_variant(p, F))
@@ -757,13 +762,14 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 			if (wp < 0)
 				goto out;
 			if (wp == 1) {
-				site_manual(cx, si, "work_not_movable",
-					    "work before end_that_request_last under the test of the "
-					    "kept result");
+				site_manual(
+				    cx, si, "work_not_movable",
+				    "work before end_that_request_last under the test of the "
+				    "kept result");
 				goto out;
 			}
-			s->pattern = u.cls == BM_UT_WRAPPER ? BM_PAT_WRAPPER_PARAM :
-							      BM_PAT_RESULT_USED;
+			s->pattern =
+			    u.cls == BM_UT_WRAPPER ? BM_PAT_WRAPPER_PARAM : BM_PAT_RESULT_USED;
 			set_new_call(s, p->variant, p->rq, u.error_expr, b.expr, NULL);
 			edit_add(s, t->path, f->nodes[F].start, f->nodes[F].end, s->replacement);
 			if (!p->has_post && !p->has_work)
@@ -780,7 +786,8 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 	int Ls = enclosing_stmt(f, L), C = Ls >= 0 ? f->nodes[Ls].parent : -1, Fs = F;
 
 	if (C < 0 || f->nodes[C].kind != CXCursor_CompoundStmt) {
-		site_manual(cx, si, "shape", "end_that_request_last (line %u) is not a statement of a block",
+		site_manual(cx, si, "shape",
+			    "end_that_request_last (line %u) is not a statement of a block",
 			    offset_line(t, f->nodes[L].start, NULL));
 		goto out;
 	}
@@ -788,8 +795,8 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 		Fs = f->nodes[Fs].parent;
 	if (Fs < 0) {
 		site_manual(cx, si, "shape",
-			    "%s and end_that_request_last (line %u) are in different blocks", s->call,
-			    offset_line(t, f->nodes[L].start, NULL));
+			    "%s and end_that_request_last (line %u) are in different blocks",
+			    s->call, offset_line(t, f->nodes[L].start, NULL));
 		goto out;
 	}
 	if (f->nodes[Fs].kind == CXCursor_IfStmt && node_strip(f, node_child(f, Fs, 0)) == F &&
@@ -806,8 +813,8 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 			shape = 1;
 	} else if (Fs == F) {
 		shape = 2;
-	} else if (f->nodes[Fs].kind == CXCursor_WhileStmt || f->nodes[Fs].kind == CXCursor_DoStmt ||
-		   f->nodes[Fs].kind == CXCursor_ForStmt) {
+	} else if (f->nodes[Fs].kind == CXCursor_WhileStmt ||
+		   f->nodes[Fs].kind == CXCursor_DoStmt || f->nodes[Fs].kind == CXCursor_ForStmt) {
 		shape = 4;
 	}
 	if (!shape) {
@@ -847,20 +854,21 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 		if (!choose_variant(p, F))
 			goto out;
 		if (shape == 2 && !b.whole) {
-			site_manual(cx, si, "shape",
-				    "part of the request is completed with the result ignored, then "
-				    "end_that_request_last ends it anyway; the new API cannot "
-				    "express that");
+			site_manual(
+			    cx, si, "shape",
+			    "part of the request is completed with the result ignored, then "
+			    "end_that_request_last ends it anyway; the new API cannot "
+			    "express that");
 			goto out;
 		}
 		int wp = work_plan(p, Fidx + 1, to);
 
 		if (wp < 0)
 			goto out;
-		s->pattern = u.cls == BM_UT_WRAPPER ? BM_PAT_WRAPPER_PARAM :
-			     shape == 1		  ? BM_PAT_EARLY_RETURN :
-			     shape == 2		  ? BM_PAT_WHOLE_REQUEST :
-						    BM_PAT_RESULT_USED;
+		s->pattern = u.cls == BM_UT_WRAPPER ? BM_PAT_WRAPPER_PARAM
+			     : shape == 1	    ? BM_PAT_EARLY_RETURN
+			     : shape == 2	    ? BM_PAT_WHOLE_REQUEST
+						    : BM_PAT_RESULT_USED;
 		if (wp == 1) {
 			cbname = make_callback(p, Fidx + 1, to);
 			p->variant = "blk_end_request_callback";
@@ -945,9 +953,9 @@ static void classify_func(struct ctx *cx, size_t fi)
 			free(name);
 			continue;
 		}
-		rq = call_arg(f, calls[i], 0) >= 0 ?
-			     normalize_ws(node_text(t, &f->nodes[call_arg(f, calls[i], 0)])) :
-			     xstrdup("");
+		rq = call_arg(f, calls[i], 0) >= 0
+			 ? normalize_ws(node_text(t, &f->nodes[call_arg(f, calls[i], 0)]))
+			 : xstrdup("");
 		for (int j = i + 1; j < ncalls && L < 0; j++) {
 			char *nj = node_callee(f, calls[j]);
 
@@ -1007,8 +1015,8 @@ static void classify_func(struct ctx *cx, size_t fi)
 			} else if (!s->reason_code) {
 				s->verdict = BM_MANUAL;
 				s->reason_code = fs->reason_code;
-				s->reason_text = xasprintf("paired with %s at line %u: %s", fs->call,
-							   fs->line, fs->reason_text);
+				s->reason_text = xasprintf("paired with %s at line %u: %s",
+							   fs->call, fs->line, fs->reason_text);
 			}
 		}
 		free(name);
@@ -1064,10 +1072,11 @@ static void token_fallback(struct ctx *cx)
 			s->confidence = "low";
 			s->replacement = xstrdup("");
 			if (hit->in_define)
-				site_manual(cx, si, "macro",
-					    "%s is called in a macro definition; convert the macro by "
-					    "hand",
-					    hit->name);
+				site_manual(
+				    cx, si, "macro",
+				    "%s is called in a macro definition; convert the macro by "
+				    "hand",
+				    hit->name);
 			else
 				site_manual(cx, si, "unparsed",
 					    "%s is not in the parsed code (a parse error, or a "
@@ -1109,7 +1118,8 @@ void classify_all(struct ctx *cx)
 			s->bytes_origin = xstrdup("");
 		if (!s->after)
 			s->after = xstrdup("");
-		if (s->verdict == BM_MANUAL && s->reason_code && !strcmp(s->reason_code, "unparsed"))
+		if (s->verdict == BM_MANUAL && s->reason_code &&
+		    !strcmp(s->reason_code, "unparsed"))
 			s->typed = false;
 	}
 	/* report order: by file, then position (side tables are no longer needed) */

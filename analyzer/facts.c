@@ -23,23 +23,21 @@ struct reg {
 };
 
 static const struct reg regs[] = {
-	{ "blk_init_queue", 0, ROLE_REQUEST_FN, "request_fn registered with blk_init_queue" },
-	{ "blk_init_queue_node", 0, ROLE_REQUEST_FN,
-	  "request_fn registered with blk_init_queue_node" },
-	{ "blk_execute_rq_nowait", 4, ROLE_REQUEST_FN,
-	  "end_io callback (called under the queue lock) given to blk_execute_rq_nowait" },
-	{ "request_irq", 1, ROLE_ASYNC, "interrupt handler registered with request_irq" },
-	{ "setup_timer", 1, ROLE_ASYNC, "timer function registered with setup_timer" },
-	{ "tasklet_init", 1, ROLE_ASYNC, "tasklet registered with tasklet_init" },
-	{ "DECLARE_TASKLET", 1, ROLE_ASYNC, "tasklet declared with DECLARE_TASKLET" },
-	{ "INIT_WORK", 1, ROLE_ASYNC, "work function registered with INIT_WORK" },
-	{ "PREPARE_WORK", 1, ROLE_ASYNC, "work function registered with PREPARE_WORK" },
-	{ "INIT_DELAYED_WORK", 1, ROLE_ASYNC, "work function registered with INIT_DELAYED_WORK" },
-	{ "DECLARE_WORK", 1, ROLE_ASYNC, "work function declared with DECLARE_WORK" },
-	{ "DECLARE_DELAYED_WORK", 1, ROLE_ASYNC,
-	  "work function declared with DECLARE_DELAYED_WORK" },
-	{ "blk_queue_softirq_done", 1, ROLE_ASYNC,
-	  "softirq completion registered with blk_queue_softirq_done" },
+    {"blk_init_queue", 0, ROLE_REQUEST_FN, "request_fn registered with blk_init_queue"},
+    {"blk_init_queue_node", 0, ROLE_REQUEST_FN, "request_fn registered with blk_init_queue_node"},
+    {"blk_execute_rq_nowait", 4, ROLE_REQUEST_FN,
+     "end_io callback (called under the queue lock) given to blk_execute_rq_nowait"},
+    {"request_irq", 1, ROLE_ASYNC, "interrupt handler registered with request_irq"},
+    {"setup_timer", 1, ROLE_ASYNC, "timer function registered with setup_timer"},
+    {"tasklet_init", 1, ROLE_ASYNC, "tasklet registered with tasklet_init"},
+    {"DECLARE_TASKLET", 1, ROLE_ASYNC, "tasklet declared with DECLARE_TASKLET"},
+    {"INIT_WORK", 1, ROLE_ASYNC, "work function registered with INIT_WORK"},
+    {"PREPARE_WORK", 1, ROLE_ASYNC, "work function registered with PREPARE_WORK"},
+    {"INIT_DELAYED_WORK", 1, ROLE_ASYNC, "work function registered with INIT_DELAYED_WORK"},
+    {"DECLARE_WORK", 1, ROLE_ASYNC, "work function declared with DECLARE_WORK"},
+    {"DECLARE_DELAYED_WORK", 1, ROLE_ASYNC, "work function declared with DECLARE_DELAYED_WORK"},
+    {"blk_queue_softirq_done", 1, ROLE_ASYNC,
+     "softirq completion registered with blk_queue_softirq_done"},
 };
 
 struct func *func_by_usr(struct ctx *cx, const char *usr)
@@ -132,14 +130,13 @@ static char *bare_name(const char *s, size_t a, size_t b)
 	return xstrndup(s + a, b - a);
 }
 
-static void set_role(struct func *f, enum role r, const char *what, const char *path,
-		     unsigned line)
+static void set_role(struct func *f, enum role r, const char *what, const char *path, unsigned line)
 {
 	if (f->role != ROLE_NONE && f->role != r) {
 		f->addr_taken = true; /* contradictory registrations */
 		free(f->addr_evidence);
-		f->addr_evidence = xasprintf("registered both with and without the lock (%s:%u)",
-					     path, line);
+		f->addr_evidence =
+		    xasprintf("registered both with and without the lock (%s:%u)", path, line);
 		return;
 	}
 	if (f->role == r)
@@ -189,7 +186,8 @@ static void text_facts(struct ctx *cx, size_t ti)
 					char *txt = xstrndup(s + a, b - a);
 					char *id = lock_identity_text(txt);
 
-					if (strcmp(id, "var:NULL") && !strlist_has(&cx->queue_locks, id))
+					if (strcmp(id, "var:NULL") &&
+					    !strlist_has(&cx->queue_locks, id))
 						strlist_push(&cx->queue_locks, id);
 					free(id);
 					free(txt);
@@ -212,41 +210,47 @@ static void text_facts(struct ctx *cx, size_t ti)
 					m--;
 				size_t me = m;
 
-				while (m > 0 && (isalnum((unsigned char)s[m - 1]) || s[m - 1] == '_'))
+				while (m > 0 &&
+				       (isalnum((unsigned char)s[m - 1]) || s[m - 1] == '_'))
 					m--;
 				char *member = assigned ? xstrndup(s + m, me - m) : xstrdup("");
 				unsigned line = offset_line(t, p, NULL);
 				bool in_reg = false;
 
 				/* inside the argument list of a registration call? */
-				for (size_t r = 0; r < sizeof(regs) / sizeof(regs[0]) && !in_reg; r++) {
+				for (size_t r = 0; r < sizeof(regs) / sizeof(regs[0]) && !in_reg;
+				     r++) {
 					size_t rl = strlen(regs[r].name);
 					const char *hit = NULL;
 
 					for (size_t back = p; back > 0 && p - back < 400; back--) {
-						if (s[back] == ';' || s[back] == '{' || s[back] == '}')
+						if (s[back] == ';' || s[back] == '{' ||
+						    s[back] == '}')
 							break;
-						if (back >= rl && !memcmp(s + back - rl, regs[r].name, rl)) {
+						if (back >= rl &&
+						    !memcmp(s + back - rl, regs[r].name, rl)) {
 							hit = s + back - rl;
 							break;
 						}
 					}
 					in_reg = hit != NULL;
 				}
-				if (assigned && (!strcmp(member, "function") || !strcmp(member, "func")))
-					set_role(f, ROLE_ASYNC,
-						 "timer/work function assigned", t->path, line);
+				if (assigned &&
+				    (!strcmp(member, "function") || !strcmp(member, "func")))
+					set_role(f, ROLE_ASYNC, "timer/work function assigned",
+						 t->path, line);
 				else if (assigned && !strcmp(member, "end_io"))
 					set_role(f, ROLE_REQUEST_FN,
-						 "end_io callback (called under the queue lock) assigned",
+						 "end_io callback (called under the queue lock) "
+						 "assigned",
 						 t->path, line);
 				else if (assigned && !strcmp(member, "request_fn"))
 					set_role(f, ROLE_REQUEST_FN, "request_fn assigned", t->path,
 						 line);
 				else if (!in_reg && !f->addr_taken) {
 					f->addr_taken = true;
-					f->addr_evidence = xasprintf("used as a value at %s:%u", t->path,
-								     line);
+					f->addr_evidence =
+					    xasprintf("used as a value at %s:%u", t->path, line);
 				}
 				free(member);
 			}
@@ -325,11 +329,12 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
 void facts_collect(struct ctx *cx)
 {
 	for (size_t ti = 0; ti < cx->ntus; ti++) {
-		void *args[2] = { cx, &ti };
+		void *args[2] = {cx, &ti};
 
 		if (!cx->tus[ti].tu)
 			continue;
-		clang_visitChildren(clang_getTranslationUnitCursor(cx->tus[ti].tu), top_visit, args);
+		clang_visitChildren(clang_getTranslationUnitCursor(cx->tus[ti].tu), top_visit,
+				    args);
 	}
 	for (size_t fi = 0; fi < cx->nfuncs; fi++)
 		collect_calls(cx, fi);

@@ -48,7 +48,7 @@ static bool is_boolean(struct tunit *t, const struct func *f, int n)
 		return r;
 	}
 	if (f->nodes[n].kind == CXCursor_BinaryOperator) {
-		static const char *const ops[] = { "==", "!=", "<", ">", "<=", ">=", "&&", "||" };
+		static const char *const ops[] = {"==", "!=", "<", ">", "<=", ">=", "&&", "||"};
 		char *op = binary_op(t, f, n);
 		bool r = false;
 
@@ -151,9 +151,8 @@ static void classify(struct ctx *cx, struct func *f, int n, struct uptodate *u, 
 			char *x = node_text(t, &f->nodes[node_strip(f, f->nodes[s].first)]);
 			const char *inner = x;
 
-			u->error_expr = xasprintf(is_simple_operand(inner) ? "%s ? -EIO : 0" :
-									 "(%s) ? -EIO : 0",
-						  inner);
+			u->error_expr = xasprintf(
+			    is_simple_operand(inner) ? "%s ? -EIO : 0" : "(%s) ? -EIO : 0", inner);
 			free(x);
 		} else {
 			char *x = node_text(t, &f->nodes[s]);
@@ -165,7 +164,7 @@ static void classify(struct ctx *cx, struct func *f, int n, struct uptodate *u, 
 	}
 	if (f->nodes[s].kind == CXCursor_ConditionalOperator && depth < 3) {
 		int c = node_child(f, s, 0), a = node_child(f, s, 1), b = node_child(f, s, 2);
-		struct uptodate ua = { 0 }, ub = { 0 };
+		struct uptodate ua = {0}, ub = {0};
 
 		if (c >= 0 && a >= 0 && b >= 0) {
 			classify(cx, f, a, &ua, depth + 1);
@@ -174,8 +173,8 @@ static void classify(struct ctx *cx, struct func *f, int n, struct uptodate *u, 
 				char *ct = node_text(t, &f->nodes[c]);
 
 				u->cls = BM_UT_BOOLEAN;
-				u->error_expr = xasprintf("%s ? %s : %s", ct, ua.error_expr,
-							  ub.error_expr);
+				u->error_expr =
+				    xasprintf("%s ? %s : %s", ct, ua.error_expr, ub.error_expr);
 				free(ct);
 				uptodate_free(&ua);
 				uptodate_free(&ub);
@@ -203,7 +202,8 @@ static void classify(struct ctx *cx, struct func *f, int n, struct uptodate *u, 
 		}
 		if (rk == CXCursor_VarDecl && clang_Cursor_getStorageClass(r) != CX_SC_Static &&
 		    !clang_Cursor_isNull(clang_getCursorSemanticParent(r)) &&
-		    clang_getCursorKind(clang_getCursorSemanticParent(r)) == CXCursor_FunctionDecl &&
+		    clang_getCursorKind(clang_getCursorSemanticParent(r)) ==
+			CXCursor_FunctionDecl &&
 		    local_kind(cx, f, usr) == 1) {
 			u->cls = BM_UT_BOOLEAN;
 			u->error_expr = xasprintf("%s ? 0 : -EIO", u->expr);
@@ -221,11 +221,11 @@ static void classify(struct ctx *cx, struct func *f, int n, struct uptodate *u, 
 	}
 	u->cls = BM_UT_ERRNO;
 	if (is_simple_operand(u->expr))
-		u->error_expr = xasprintf("%s > 0 ? 0 : (%s ? %s : -EIO)", u->expr, u->expr,
-					  u->expr);
+		u->error_expr =
+		    xasprintf("%s > 0 ? 0 : (%s ? %s : -EIO)", u->expr, u->expr, u->expr);
 	else
-		u->error_expr = xasprintf("(%s) > 0 ? 0 : ((%s) ? (%s) : -EIO)", u->expr, u->expr,
-					  u->expr);
+		u->error_expr =
+		    xasprintf("(%s) > 0 ? 0 : ((%s) ? (%s) : -EIO)", u->expr, u->expr, u->expr);
 }
 
 void uptodate_classify(struct ctx *cx, struct func *f, int n, struct uptodate *u)

@@ -203,6 +203,21 @@ grep -q '"used_model": true' "$tmp/out" && grep -q '"errors": 0' "$tmp/out" &&
 "$B" scan -q -j 2 --format json "$cases" >"$tmp/j2" 2>/dev/null
 cmp -s "$tmp/j1" "$tmp/j2" && pass jobs-deterministic || fail jobs-deterministic
 
+# ---- style: the analyzer part's own files are cppcheck-clean and clang-formatted -------
+own="analyze.c ast.c bytes_flow.c callgraph.c classify.c cmd_scan.c cmd_verify.c facts.c
+lockctx.c main.c names.c parse.c prefilter.c report_json.c report_sarif.c report_text.c
+rewrite.c run.c uptodate_flow.c util.c verify.c walk.c wrappers.c analysis.h commands.h
+rewrite.h site.h util.h"
+files=$(for f in $own; do echo "$TOP/analyzer/$f"; done)
+if command -v cppcheck >/dev/null; then
+	check lint-cppcheck cppcheck --quiet --enable=warning,portability --std=c11 -D_GNU_SOURCE \
+		--error-exitcode=1 -I"$TOP/analyzer" $(grep '\.c$' <<<"$files")
+fi
+if command -v clang-format >/dev/null; then
+	check lint-clang-format clang-format --style=file:"$TOP/analyzer/.clang-format" --dry-run \
+		--Werror $files
+fi
+
 # ---- unit tests (C) -------------------------------------------------------------------
 # with the Coccinelle part's cases present (tests/cocci/cases, after the merge into main),
 # the unit run also cross-checks every site both tools convert

@@ -52,7 +52,7 @@ static void write_file(const char *path, const char *text)
 
 static void analyze(struct bm_run *run, const char *path)
 {
-	char *paths[1] = { (char *)path };
+	char *paths[1] = {(char *)path};
 
 	bm_run_init(run, "scan");
 	run->opt.quiet = true;
@@ -77,7 +77,7 @@ static const struct bm_site *site_in(const struct bm_run *run, const char *funct
 static void test_edits(void)
 {
 	const char *src = "abcdefghij";
-	struct bm_edit e[2] = { { "f", 1, 3, "XY" }, { "f", 5, 5, "++" } };
+	struct bm_edit e[2] = {{"f", 1, 3, "XY"}, {"f", 5, 5, "++"}};
 	size_t len;
 	char *out = bm_apply_edits(src, 10, e, 2, &len);
 
@@ -91,8 +91,8 @@ static void test_edits(void)
 
 	struct bm_run run;
 	struct bm_site sites[2];
-	struct bm_edit e1 = { "f.c", 4, 8, "new" }, e2 = { "f.c", 4, 8, "new" };
-	struct bm_edit e3 = { "f.c", 6, 9, "clash" };
+	struct bm_edit e1 = {"f.c", 4, 8, "new"}, e2 = {"f.c", 4, 8, "new"};
+	struct bm_edit e3 = {"f.c", 6, 9, "clash"};
 	struct bm_edit *got;
 	size_t n;
 
@@ -118,53 +118,53 @@ static void test_edits(void)
 
 /* ---- lock analysis -------------------------------------------------------- */
 static const char lock_src[] =
-	"#include <linux/blkdev.h>\n"
-	"#include <linux/interrupt.h>\n"
-	"static DEFINE_SPINLOCK(l_lock);\n"
-	"static struct request_queue *l_q;\n"
-	"static struct request *l_cur;\n"
-	"static int l_flag;\n"
-	"static void l_from_both(struct request *rq) { end_request(rq, 1); }\n"
-	"static void l_from_locked(struct request *rq) { end_request(rq, 1); }\n"
-	"static void l_from_unlocked(struct request *rq) { end_dequeued_request(rq, 1); }\n"
-	"static void l_request(struct request_queue *q)\n"
-	"{\n"
-	"	struct request *rq = elv_next_request(q);\n"
-	"	end_request(rq, 1);\n"
-	"	l_from_both(rq);\n"
-	"	l_from_locked(rq);\n"
-	"	spin_unlock_irq(q->queue_lock);\n"
-	"	end_queued_request(rq, 1);\n"
-	"	spin_lock_irq(q->queue_lock);\n"
-	"}\n"
-	"static irqreturn_t l_irq(int irq, void *d)\n"
-	"{\n"
-	"	unsigned long flags;\n"
-	"	l_from_unlocked(l_cur);\n"
-	"	l_from_both(l_cur);\n"
-	"	spin_lock_irqsave(&l_lock, flags);\n"
-	"	l_from_locked(l_cur);\n"
-	"	if (l_flag)\n"
-	"		goto out;\n"
-	"	spin_unlock_irqrestore(&l_lock, flags);\n"
-	"	return IRQ_HANDLED;\n"
-	"out:\n"
-	"	end_request(l_cur, 0);\n"
-	"	spin_unlock_irqrestore(&l_lock, flags);\n"
-	"	return IRQ_HANDLED;\n"
-	"}\n"
-	"static void l_tasklet(unsigned long data)\n"
-	"{\n"
-	"	if (l_flag)\n"
-	"		spin_lock(l_q->queue_lock);\n"
-	"	end_request(l_cur, 1);\n"
-	"}\n"
-	"static DECLARE_TASKLET(l_t, l_tasklet, 0);\n"
-	"static int l_init(void)\n"
-	"{\n"
-	"	l_q = blk_init_queue(l_request, &l_lock);\n"
-	"	return request_irq(1, l_irq, 0, \"l\", 0);\n"
-	"}\n";
+    "#include <linux/blkdev.h>\n"
+    "#include <linux/interrupt.h>\n"
+    "static DEFINE_SPINLOCK(l_lock);\n"
+    "static struct request_queue *l_q;\n"
+    "static struct request *l_cur;\n"
+    "static int l_flag;\n"
+    "static void l_from_both(struct request *rq) { end_request(rq, 1); }\n"
+    "static void l_from_locked(struct request *rq) { end_request(rq, 1); }\n"
+    "static void l_from_unlocked(struct request *rq) { end_dequeued_request(rq, 1); }\n"
+    "static void l_request(struct request_queue *q)\n"
+    "{\n"
+    "	struct request *rq = elv_next_request(q);\n"
+    "	end_request(rq, 1);\n"
+    "	l_from_both(rq);\n"
+    "	l_from_locked(rq);\n"
+    "	spin_unlock_irq(q->queue_lock);\n"
+    "	end_queued_request(rq, 1);\n"
+    "	spin_lock_irq(q->queue_lock);\n"
+    "}\n"
+    "static irqreturn_t l_irq(int irq, void *d)\n"
+    "{\n"
+    "	unsigned long flags;\n"
+    "	l_from_unlocked(l_cur);\n"
+    "	l_from_both(l_cur);\n"
+    "	spin_lock_irqsave(&l_lock, flags);\n"
+    "	l_from_locked(l_cur);\n"
+    "	if (l_flag)\n"
+    "		goto out;\n"
+    "	spin_unlock_irqrestore(&l_lock, flags);\n"
+    "	return IRQ_HANDLED;\n"
+    "out:\n"
+    "	end_request(l_cur, 0);\n"
+    "	spin_unlock_irqrestore(&l_lock, flags);\n"
+    "	return IRQ_HANDLED;\n"
+    "}\n"
+    "static void l_tasklet(unsigned long data)\n"
+    "{\n"
+    "	if (l_flag)\n"
+    "		spin_lock(l_q->queue_lock);\n"
+    "	end_request(l_cur, 1);\n"
+    "}\n"
+    "static DECLARE_TASKLET(l_t, l_tasklet, 0);\n"
+    "static int l_init(void)\n"
+    "{\n"
+    "	l_q = blk_init_queue(l_request, &l_lock);\n"
+    "	return request_irq(1, l_irq, 0, \"l\", 0);\n"
+    "}\n";
 
 static int has_evidence(const struct bm_site *s, const char *needle)
 {
@@ -192,8 +192,8 @@ static void test_lock(void)
 	      "lock-all-callers-hold", "lock %s", s ? bm_lock_name(s->lock) : "-");
 	s = site_in(&run, "l_from_unlocked", NULL);
 	check(s && s->lock == BM_LOCK_NOT_HELD && s->verdict == BM_MANUAL &&
-		      !strcmp(s->reason_code, "lock_not_held") &&
-		      has_evidence(s, "none of the 1 caller(s)"),
+		  !strcmp(s->reason_code, "lock_not_held") &&
+		  has_evidence(s, "none of the 1 caller(s)"),
 	      "lock-irq-handler-starts-unlocked", "lock %s reason %s",
 	      s ? bm_lock_name(s->lock) : "-", s && s->reason_code ? s->reason_code : "-");
 	s = site_in(&run, "l_from_both", NULL);
@@ -210,40 +210,40 @@ static void test_lock(void)
 
 /* ---- data flow ---------------------------------------------------------- */
 static const char flow_src[] =
-	"#include <linux/blkdev.h>\n"
-	"static DEFINE_SPINLOCK(f_lock);\n"
-	"static int f_next(void);\n"
-	"static void f_request(struct request_queue *q)\n"
-	"{\n"
-	"	struct request *rq = elv_next_request(q);\n"
-	"	int ok = 1, err = 0, x = rq->errors;\n"
-	"	int bytes = rq->data_len, nsect = rq->current_nr_sectors;\n"
-	"	if (x > 3)\n"
-	"		ok = 0;\n"
-	"	if (x < 0)\n"
-	"		err = -EIO;\n"
-	"	end_request(rq, 1);\n"
-	"	end_request(rq, 0);\n"
-	"	end_request(rq, -ENOMEM);\n"
-	"	end_request(rq, !x);\n"
-	"	end_request(rq, x > 0 && x < 9);\n"
-	"	end_request(rq, ok);\n"
-	"	end_request(rq, err);\n"
-	"	end_request(rq, rq->errors);\n"
-	"	end_request(rq, f_next());\n"
-	"	end_request(rq, x ? 1 : 0);\n"
-	"	if (!end_that_request_first(rq, 1, nsect))\n"
-	"		end_that_request_last(rq, 1);\n"
-	"	if (!end_that_request_first(rq, 1, bytes))\n"
-	"		end_that_request_last(rq, 1);\n"
-	"	if (!end_that_request_chunk(rq, 1, rq->nr_sectors))\n"
-	"		end_that_request_last(rq, 1);\n"
-	"	if (!end_that_request_chunk(rq, 1, bytes))\n"
-	"		end_that_request_last(rq, 1);\n"
-	"	if (!end_that_request_first(rq, 1, rq->hard_cur_sectors))\n"
-	"		end_that_request_last(rq, 1);\n"
-	"}\n"
-	"static int f_init(void) { blk_init_queue(f_request, &f_lock); return 0; }\n";
+    "#include <linux/blkdev.h>\n"
+    "static DEFINE_SPINLOCK(f_lock);\n"
+    "static int f_next(void);\n"
+    "static void f_request(struct request_queue *q)\n"
+    "{\n"
+    "	struct request *rq = elv_next_request(q);\n"
+    "	int ok = 1, err = 0, x = rq->errors;\n"
+    "	int bytes = rq->data_len, nsect = rq->current_nr_sectors;\n"
+    "	if (x > 3)\n"
+    "		ok = 0;\n"
+    "	if (x < 0)\n"
+    "		err = -EIO;\n"
+    "	end_request(rq, 1);\n"
+    "	end_request(rq, 0);\n"
+    "	end_request(rq, -ENOMEM);\n"
+    "	end_request(rq, !x);\n"
+    "	end_request(rq, x > 0 && x < 9);\n"
+    "	end_request(rq, ok);\n"
+    "	end_request(rq, err);\n"
+    "	end_request(rq, rq->errors);\n"
+    "	end_request(rq, f_next());\n"
+    "	end_request(rq, x ? 1 : 0);\n"
+    "	if (!end_that_request_first(rq, 1, nsect))\n"
+    "		end_that_request_last(rq, 1);\n"
+    "	if (!end_that_request_first(rq, 1, bytes))\n"
+    "		end_that_request_last(rq, 1);\n"
+    "	if (!end_that_request_chunk(rq, 1, rq->nr_sectors))\n"
+    "		end_that_request_last(rq, 1);\n"
+    "	if (!end_that_request_chunk(rq, 1, bytes))\n"
+    "		end_that_request_last(rq, 1);\n"
+    "	if (!end_that_request_first(rq, 1, rq->hard_cur_sectors))\n"
+    "		end_that_request_last(rq, 1);\n"
+    "}\n"
+    "static int f_init(void) { blk_init_queue(f_request, &f_lock); return 0; }\n";
 
 static void test_flow(void)
 {
@@ -252,16 +252,16 @@ static void test_flow(void)
 		unsigned line;
 		const char *cls, *err;
 	} want[] = {
-		{ 13, "constant", "0" },
-		{ 14, "constant", "-EIO" },
-		{ 15, "constant", "-ENOMEM" },
-		{ 16, "boolean", "x ? -EIO : 0" },
-		{ 17, "boolean", "x > 0 && x < 9 ? 0 : -EIO" },
-		{ 18, "boolean", "ok ? 0 : -EIO" },
-		{ 19, "errno_capable", "err > 0 ? 0 : (err ? err : -EIO)" },
-		{ 20, "errno_capable", "rq->errors > 0 ? 0 : (rq->errors ? rq->errors : -EIO)" },
-		{ 21, "unknown", "" },
-		{ 22, "boolean", "x ? 0 : -EIO" },
+	    {13, "constant", "0"},
+	    {14, "constant", "-EIO"},
+	    {15, "constant", "-ENOMEM"},
+	    {16, "boolean", "x ? -EIO : 0"},
+	    {17, "boolean", "x > 0 && x < 9 ? 0 : -EIO"},
+	    {18, "boolean", "ok ? 0 : -EIO"},
+	    {19, "errno_capable", "err > 0 ? 0 : (err ? err : -EIO)"},
+	    {20, "errno_capable", "rq->errors > 0 ? 0 : (rq->errors ? rq->errors : -EIO)"},
+	    {21, "unknown", ""},
+	    {22, "boolean", "x ? 0 : -EIO"},
 	};
 
 	write_file("flow.c", flow_src);
@@ -275,7 +275,7 @@ static void test_flow(void)
 				s = &run.sites[i];
 		snprintf(name, sizeof(name), "uptodate-line-%u-%s", want[k].line, want[k].cls);
 		check(s && !strcmp(bm_uptodate_class_name(s->uptodate_class), want[k].cls) &&
-			      !strcmp(s->error_expr, want[k].err),
+			  !strcmp(s->error_expr, want[k].err),
 		      name, "class %s error '%s'",
 		      s ? bm_uptodate_class_name(s->uptodate_class) : "-", s ? s->error_expr : "-");
 	}
@@ -292,11 +292,8 @@ static void test_flow(void)
 		unsigned line;
 		const char *bytes, *reason;
 	} bw[] = {
-		{ 23, "nsect << 9", NULL },
-		{ 25, "", "bytes_unknown" },
-		{ 27, "", "bytes_unknown" },
-		{ 29, "bytes", NULL },
-		{ 31, "blk_rq_cur_bytes(rq)", NULL },
+	    {23, "nsect << 9", NULL}, {25, "", "bytes_unknown"},	  {27, "", "bytes_unknown"},
+	    {29, "bytes", NULL},      {31, "blk_rq_cur_bytes(rq)", NULL},
 	};
 	for (size_t k = 0; k < sizeof(bw) / sizeof(bw[0]); k++) {
 		const struct bm_site *s = NULL;
@@ -310,8 +307,8 @@ static void test_flow(void)
 			check(s && s->verdict == BM_MANUAL && !strcmp(s->reason_code, bw[k].reason),
 			      name, "verdict %s", s && s->reason_code ? s->reason_code : "auto");
 		else
-			check(s && s->verdict == BM_AUTO && !strcmp(s->bytes_expr, bw[k].bytes), name,
-			      "bytes '%s' %s", s ? s->bytes_expr : "-",
+			check(s && s->verdict == BM_AUTO && !strcmp(s->bytes_expr, bw[k].bytes),
+			      name, "bytes '%s' %s", s ? s->bytes_expr : "-",
 			      s && s->reason_code ? s->reason_code : "");
 	}
 	bm_run_free(&run);
@@ -340,7 +337,7 @@ static void test_reports(const char *cases)
 {
 	struct bm_run run;
 	char *path = xasprintf("%s/pairs.c", cases);
-	char *paths[2] = { path, xasprintf("%s/manual.c", cases) };
+	char *paths[2] = {path, xasprintf("%s/manual.c", cases)};
 	json_t *j, *v;
 	size_t i;
 	int ok;
@@ -356,16 +353,16 @@ static void test_reports(const char *cases)
 	      "json-schema-version", "missing");
 	v = json_object_get(json_object_get(j, "summary"), "sites");
 	check(v && (size_t)json_integer_value(v) == run.nsites &&
-		      json_array_size(json_object_get(j, "sites")) == run.nsites,
+		  json_array_size(json_object_get(j, "sites")) == run.nsites,
 	      "json-site-count", "summary %lld, run %zu", v ? json_integer_value(v) : -1LL,
 	      run.nsites);
 	ok = 1;
 	json_array_foreach(json_object_get(j, "sites"), i, v)
 	{
-		static const char *const keys[] = { "id",	"file",	    "line",	"column",
-						    "function", "call",	    "pattern",	"lock",
-						    "uptodate", "bytes",    "replacement", "verdict",
-						    "confidence", "typed",  "edits" };
+		static const char *const keys[] = {"id",	 "file",  "line",	 "column",
+						   "function",	 "call",  "pattern",	 "lock",
+						   "uptodate",	 "bytes", "replacement", "verdict",
+						   "confidence", "typed", "edits"};
 
 		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
 			ok &= json_object_get(v, keys[k]) != NULL;
@@ -378,14 +375,14 @@ static void test_reports(const char *cases)
 	/* SARIF 2.1.0 */
 	j = report(&run, bm_report_sarif, "r.sarif");
 	check(j && !strcmp(json_string_value(json_object_get(j, "version")), "2.1.0") &&
-		      json_object_get(j, "$schema"),
+		  json_object_get(j, "$schema"),
 	      "sarif-version", "version/schema");
 	json_t *run0 = json_array_get(json_object_get(j, "runs"), 0);
 	json_t *driver = json_object_get(json_object_get(run0, "tool"), "driver");
 	json_t *rules = json_object_get(driver, "rules");
 
 	check(driver && json_string_value(json_object_get(driver, "name")) &&
-		      json_array_size(rules) == BM_PAT_COUNT,
+		  json_array_size(rules) == BM_PAT_COUNT,
 	      "sarif-driver-rules", "%zu rules", json_array_size(rules));
 	ok = 1;
 	size_t fixes = 0, autos = 0, applied_ok = 1;
@@ -402,26 +399,28 @@ static void test_reports(const char *cases)
 		json_t *fx = json_object_get(v, "fixes");
 
 		ok &= rid && ri >= 0 && ri < BM_PAT_COUNT &&
-		      !strcmp(rid, json_string_value(json_object_get(json_array_get(rules, (size_t)ri),
-								     "id")));
-		ok &= json_string_value(json_object_get(json_object_get(v, "message"), "text")) != NULL;
-		ok &= json_string_value(json_object_get(json_object_get(loc, "artifactLocation"),
-							"uri")) != NULL;
+		      !strcmp(rid, json_string_value(
+				       json_object_get(json_array_get(rules, (size_t)ri), "id")));
+		ok &= json_string_value(json_object_get(json_object_get(v, "message"), "text")) !=
+		      NULL;
+		ok &= json_string_value(
+			  json_object_get(json_object_get(loc, "artifactLocation"), "uri")) != NULL;
 		ok &= json_integer_value(json_object_get(reg, "startLine")) >= 1 &&
 		      json_integer_value(json_object_get(reg, "startColumn")) >= 1;
 		if (fx) {
 			json_t *ch = json_array_get(
-				json_object_get(json_array_get(fx, 0), "artifactChanges"), 0);
+			    json_object_get(json_array_get(fx, 0), "artifactChanges"), 0);
 			json_t *reps = json_object_get(ch, "replacements");
 			size_t r;
 			json_t *rep;
 
 			fixes++;
-			ok &= json_object_get(json_object_get(ch, "artifactLocation"), "uri") != NULL &&
+			ok &= json_object_get(json_object_get(ch, "artifactLocation"), "uri") !=
+				  NULL &&
 			      json_array_size(reps) > 0;
 			/* applying the fix's replacements by charOffset gives the edits' result */
 			const char *uri = json_string_value(
-				json_object_get(json_object_get(ch, "artifactLocation"), "uri"));
+			    json_object_get(json_object_get(ch, "artifactLocation"), "uri"));
 			size_t len;
 			char *src;
 
@@ -434,15 +433,17 @@ static void test_reports(const char *cases)
 			{
 				json_t *d = json_object_get(rep, "deletedRegion");
 
-				e[r].start = (size_t)json_integer_value(json_object_get(d, "charOffset"));
-				e[r].end = e[r].start +
-					   (size_t)json_integer_value(json_object_get(d, "charLength"));
-				e[r].text = (char *)json_string_value(
-					json_object_get(json_object_get(rep, "insertedContent"), "text"));
+				e[r].start =
+				    (size_t)json_integer_value(json_object_get(d, "charOffset"));
+				e[r].end = e[r].start + (size_t)json_integer_value(
+							    json_object_get(d, "charLength"));
+				e[r].text = (char *)json_string_value(json_object_get(
+				    json_object_get(rep, "insertedContent"), "text"));
 				ok &= e[r].text != NULL &&
 				      json_integer_value(json_object_get(d, "startLine")) >= 1;
 			}
-			char *out = src ? bm_apply_edits(src, len, e, json_array_size(reps), NULL) : NULL;
+			char *out =
+			    src ? bm_apply_edits(src, len, e, json_array_size(reps), NULL) : NULL;
 
 			applied_ok &= out != NULL;
 			free(out);
@@ -451,8 +452,8 @@ static void test_reports(const char *cases)
 		}
 	}
 	check(ok, "sarif-result-fields", "a result lacks a required field");
-	check(fixes == autos && fixes > 0, "sarif-fixes-for-auto-sites", "%zu fixes, %zu auto sites",
-	      fixes, autos);
+	check(fixes == autos && fixes > 0, "sarif-fixes-for-auto-sites",
+	      "%zu fixes, %zu auto sites", fixes, autos);
 	check(applied_ok, "sarif-fixes-apply", "a fix's replacements do not apply");
 	json_decref(j);
 
@@ -466,8 +467,8 @@ static void test_reports(const char *cases)
 		fclose(f);
 		txt = read_file("r.txt", &len);
 		check(txt && strstr(txt, "summary: 2 file(s) scanned") &&
-			      strstr(txt, "manual_by_reason") == NULL &&
-			      strstr(txt, "lock_unknown 2") && strstr(txt, "pairs.c: parse ok"),
+			  strstr(txt, "manual_by_reason") == NULL &&
+			  strstr(txt, "lock_unknown 2") && strstr(txt, "pairs.c: parse ok"),
 		      "text-summary-and-files", "%.300s", txt ? txt : "");
 		free(txt);
 	}
@@ -475,7 +476,6 @@ static void test_reports(const char *cases)
 	free(paths[0]);
 	free(paths[1]);
 }
-
 
 /* ---- cross-check with the Coccinelle conversion ------------------------------ */
 struct newcall {
@@ -515,8 +515,8 @@ static char *squeeze(const char *s, size_t n)
 /* new-API calls in TEXT, each with the function it is in */
 static int new_calls(const char *text, size_t len, struct newcall *out, int max)
 {
-	static const char *const names[] = { "blk_end_request_callback", "__blk_end_request",
-					     "blk_end_request" };
+	static const char *const names[] = {"blk_end_request_callback", "__blk_end_request",
+					    "blk_end_request"};
 	char *clean = bm_blank_comments(text, len);
 	int n = 0;
 
@@ -555,9 +555,11 @@ static int new_calls(const char *text, size_t len, struct newcall *out, int max)
 					const char *paren = memchr(clean + st, '(', e - st);
 					const char *id = paren;
 
-					while (id > clean + st && (isalnum((unsigned char)id[-1]) || id[-1] == '_'))
+					while (id > clean + st &&
+					       (isalnum((unsigned char)id[-1]) || id[-1] == '_'))
 						id--;
-					snprintf(c->func, sizeof(c->func), "%.*s", (int)(paren - id), id);
+					snprintf(c->func, sizeof(c->func), "%.*s",
+						 (int)(paren - id), id);
 					break;
 				}
 				l = st;
@@ -643,12 +645,12 @@ static void test_crosscheck(const char *dir)
 				    !strcmp(t->args[2], o->args[2]) &&
 				    (strcmp(o->args[3], "c") || !strcmp(t->args[1], o->args[1]));
 
-			snprintf(name, sizeof(name), "crosscheck-%.*s-%.60s-%d", (int)(l - 4 > 100 ? 100 : l - 4), e->d_name,
-				 o->func, i);
-			check(same, name, "spatch %s(%s, %s, %s) vs blkmig %s(%s, %s, %s)", t->variant,
-			      t->nargs > 0 ? t->args[0] : "", t->nargs > 1 ? t->args[1] : "",
-			      t->nargs > 2 ? t->args[2] : "", o->variant, o->args[0], o->args[1],
-			      o->args[2]);
+			snprintf(name, sizeof(name), "crosscheck-%.*s-%.60s-%d",
+				 (int)(l - 4 > 100 ? 100 : l - 4), e->d_name, o->func, i);
+			check(same, name, "spatch %s(%s, %s, %s) vs blkmig %s(%s, %s, %s)",
+			      t->variant, t->nargs > 0 ? t->args[0] : "",
+			      t->nargs > 1 ? t->args[1] : "", t->nargs > 2 ? t->args[2] : "",
+			      o->variant, o->args[0], o->args[1], o->args[2]);
 			compared++;
 		}
 		newcalls_free(theirs, nt);
