@@ -102,6 +102,21 @@ void bytes_from_sectors(struct ctx *cx, struct func *f, int n, const char *rq, s
 	const char *field = member_of_rq(txt, rq);
 
 	memset(b, 0, sizeof(*b));
+	{
+		/* the accessors of later kernels say the same */
+		char *nt = normalize_ws(txt), *nrq = normalize_ws(rq);
+		char *cur = xasprintf("blk_rq_cur_sectors(%s)", nrq);
+		char *all = xasprintf("blk_rq_sectors(%s)", nrq);
+
+		if (!strcmp(nt, cur))
+			field = "current_nr_sectors";
+		else if (!strcmp(nt, all))
+			field = "nr_sectors";
+		free(nt);
+		free(nrq);
+		free(cur);
+		free(all);
+	}
 	if (field && (!strcmp(field, "hard_nr_sectors") || !strcmp(field, "nr_sectors"))) {
 		b->expr = xasprintf("blk_rq_bytes(%s)", rq);
 		b->origin = xasprintf("whole request (%s)", txt);

@@ -478,12 +478,74 @@ static bool rq_mentioned(struct plan *p, int st)
 	return r;
 }
 
+/*
+ * With the lock pair gone, a `flags` variable declared on its own and used
+ * nowhere else would only draw an unused-variable warning: remove it too.
+ */
+static void remove_unused_flags(struct plan *p, struct bm_site *s, int lock_stmt)
+{
+	struct func *f = p->f;
+	struct tunit *t = p->t;
+	size_t q = f->nodes[lock_stmt].start, a, b;
+	char *name;
+	int decl = -1, uses = 0;
+
+	while (q < t->len && t->clean[q] != '(')
+		q++;
+	if (q >= t->len || !text_call_arg(t->clean, t->len, q, 1, &a, &b))
+		return;
+	name = normalize_ws(range_text(t, a, b));
+	for (int n = 0; n < f->nnodes; n++) {
+		CXString sp;
+		bool same;
+
+		if (f->nodes[n].kind != CXCursor_VarDecl &&
+		    f->nodes[n].kind != CXCursor_DeclRefExpr)
+			continue;
+		sp = clang_getCursorSpelling(f->nodes[n].c);
+		same = !strcmp(clang_getCString(sp), name);
+		clang_disposeString(sp);
+		if (!same)
+			continue;
+		if (f->nodes[n].kind == CXCursor_VarDecl)
+			decl = n;
+		else
+			uses++;
+	}
+	/* the lock and unlock statements are its only two uses */
+	if (decl >= 0 && uses <= 2) {
+		int ds = f->nodes[decl].parent;
+
+		if (ds >= 0 && f->nodes[ds].kind == CXCursor_DeclStmt &&
+		    node_nchildren(f, ds) == 1) {
+			char *txt = range_text(t, f->nodes[ds].start, stmt_end(t, f, ds));
+			int cnt = 0;
+
+			/* count the lock statements that use it in the whole function */
+			for (int n = 0; n < f->nnodes; n++) {
+				int acq;
+
+				if (f->nodes[n].kind == CXCursor_CallExpr &&
+				    stmt_lock_op(p->cx, t, f->nodes[n].start, &acq))
+					cnt++;
+			}
+			if (!strchr(txt, '=') && cnt <= 2)
+				edit_remove_stmt(s, t, f, ds);
+			free(txt);
+		}
+	}
+	free(name);
+}
+
 static void remove_roles(struct plan *p, struct bm_site *s, int from, int to, bool with_work)
 {
-	for (int i = from; i < to; i++)
+	for (int i = from; i < to; i++) {
 		if (p->role[i] == SR_HOUSE || p->role[i] == SR_LOCK || p->role[i] == SR_UNLOCK ||
 		    p->role[i] == SR_LAST || (with_work && p->role[i] == SR_WORK))
 			edit_remove_stmt(s, p->t, p->f, p->list[i]);
+		if (p->role[i] == SR_LOCK)
+			remove_unused_flags(p, s, p->list[i]);
+	}
 }
 
 /*
@@ -712,6 +774,9 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 
 			edit_add(s, t->path, f->nodes[I].start, stmt_end(t, f, I), txt);
 			free(txt);
+			for (int i = 0; i < p->cnt; i++)
+				if (p->role[i] == SR_LOCK)
+					remove_unused_flags(p, s, p->list[i]);
 		} else {
 			edit_add(s, t->path, f->nodes[F].start, f->nodes[F].end, s->replacement);
 			remove_roles(p, s, 0, p->cnt, wp == 1);

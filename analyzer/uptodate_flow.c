@@ -3,7 +3,8 @@
  * `error` value E(u) (API-SEMANTICS: error = u > 0 ? 0 : (u ? u : -EIO)):
  *   constant       1 -> 0, 0 -> -EIO, -EXXX -> itself (evaluated by libclang);
  *   boolean        c -> c ? 0 : -EIO, !x -> x ? -EIO : 0 (comparisons, !, &&,
- *                  ||, a local only ever assigned constants or booleans);
+ *                  ||, a local only ever assigned constants or booleans, a call
+ *                  of a function of the run that only returns 0, 1 or booleans);
  *   errno_capable  anything else side-effect free -> the exact form;
  *   wrapper_param  a parameter of the enclosing function (wrappers.c);
  *   unknown        side effects that the exact form would repeat.
@@ -122,6 +123,32 @@ static int local_kind(struct ctx *cx, struct func *f, const char *usr)
 	return kind;
 }
 
+/* Does every return of g give 0, 1 or a boolean? (then a call of g is a boolean) */
+static bool returns_boolean(struct ctx *cx, struct func *g)
+{
+	struct tunit *t = &cx->tus[g->tu];
+	int returns = 0;
+
+	for (int n = 0; n < g->nnodes; n++) {
+		long long v;
+		int e;
+
+		if (g->nodes[n].kind != CXCursor_ReturnStmt)
+			continue;
+		e = g->nodes[n].first;
+		if (e < 0)
+			return false;
+		if (eval_int(g, node_strip(g, e), &v)) {
+			if (v != 0 && v != 1)
+				return false;
+		} else if (!is_boolean(t, g, e)) {
+			return false;
+		}
+		returns++;
+	}
+	return returns > 0;
+}
+
 static void classify(struct ctx *cx, struct func *f, int n, struct uptodate *u, int depth)
 {
 	struct tunit *t = &cx->tus[f->tu];
@@ -211,6 +238,17 @@ static void classify(struct ctx *cx, struct func *f, int n, struct uptodate *u, 
 			return;
 		}
 		free(usr);
+	}
+	if (f->nodes[s].kind == CXCursor_CallExpr && !f->nodes[s].macro) {
+		char *callee = node_callee(f, s);
+		struct func *g = func_by_name(cx, callee, f->tu);
+
+		free(callee);
+		if (g && returns_boolean(cx, g)) {
+			u->cls = BM_UT_BOOLEAN;
+			u->error_expr = xasprintf("%s ? 0 : -EIO", u->expr);
+			return;
+		}
 	}
 	if (has_side_effects(u->expr)) {
 		u->cls = BM_UT_UNKNOWN;

@@ -16,7 +16,6 @@ static int cb_irq_end_callback(struct request *rq)
 static irqreturn_t cb_irq(int irq, void *data)
 {
 	struct request *rq = cb_cur;
-	unsigned long flags;
 
 	blk_end_request_callback(rq, 0, blk_rq_bytes(rq), cb_irq_end_callback);
 	return IRQ_HANDLED;

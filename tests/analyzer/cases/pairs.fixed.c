@@ -25,7 +25,6 @@ static void pairs_request(struct request_queue *q)
 static irqreturn_t pairs_irq(int irq, void *data)
 {
 	struct request *rq = pd.cur;
-	unsigned long flags;
 	int status = inb(0x1f7);
 
 	if (!blk_end_request(rq, status == 0 ? 0 : -EIO, blk_rq_cur_bytes(rq))) {
