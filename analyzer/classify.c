@@ -148,6 +148,14 @@ static bool stmt_is_housekeeping(struct tunit *t, const struct func *f, int st)
 	return false;
 }
 
+/* BUG(); or panic(...); — the branch does not come back */
+static bool stmt_never_returns(struct tunit *t, const struct func *f, int st)
+{
+	const char *p = t->src + f->nodes[st].start;
+
+	return !strncmp(p, "BUG()", 5) || !strncmp(p, "BUG ()", 6) || !strncmp(p, "panic(", 6);
+}
+
 /* statements of a body: the children of a compound, or the body itself */
 static int body_stmts(const struct func *f, int body, int *out, int max)
 {
@@ -874,7 +882,8 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 		if (lastst >= 0 && (f->nodes[lastst].kind == CXCursor_ReturnStmt ||
 				    f->nodes[lastst].kind == CXCursor_GotoStmt ||
 				    f->nodes[lastst].kind == CXCursor_ContinueStmt ||
-				    f->nodes[lastst].kind == CXCursor_BreakStmt))
+				    f->nodes[lastst].kind == CXCursor_BreakStmt ||
+				    stmt_never_returns(t, f, lastst)))
 			shape = 1;
 	} else if (Fs == F) {
 		shape = 2;
