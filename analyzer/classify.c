@@ -969,9 +969,16 @@ out:
 	bytes_free(&b);
 }
 
+/*
+ * A driver's own static function that happens to carry a legacy name is not
+ * the legacy API; a non-static definition (block/ll_rw_blk.c in a whole
+ * tree) is the API itself, and calls of it stay sites.
+ */
 static bool defined_in_run(struct ctx *cx, const char *name, size_t tu)
 {
-	return func_by_name(cx, name, tu) != NULL;
+	struct func *f = func_by_name(cx, name, tu);
+
+	return f && f->tu == tu && f->is_static;
 }
 
 static void classify_func(struct ctx *cx, size_t fi)
