@@ -97,6 +97,9 @@ struct ctx {
 	struct call *calls;
 	size_t ncalls, calls_cap;
 	struct bm_strlist queue_locks; /* lock identities given to blk_init_queue */
+	/* name and USR indexes over funcs (facts.c): bucket heads, chains */
+	long *by_name, *by_usr, *next_name, *next_usr;
+	size_t nbuckets;
 	/* per site (index into run->sites): partner site of a first/last pair
 	 * (-1 none) and, for wrapper sites, the wrapper function and parameter */
 	long *partner;

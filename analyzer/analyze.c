@@ -89,6 +89,10 @@ static void ctx_free(struct ctx *cx)
 	}
 	free(cx->tus);
 	strlist_free(&cx->queue_locks);
+	free(cx->by_name);
+	free(cx->by_usr);
+	free(cx->next_name);
+	free(cx->next_usr);
 	free(cx->partner);
 	free(cx->wfunc);
 	free(cx->wparam);

@@ -40,11 +40,41 @@ static const struct reg regs[] = {
      "softirq completion registered with blk_queue_softirq_done"},
 };
 
+static size_t hash_str(const char *s, size_t nb)
+{
+	size_t h = 1469598103934665603ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h % nb;
+}
+
+/* Index funcs by name and USR (the lookups run for every identifier). */
+static void index_funcs(struct ctx *cx)
+{
+	cx->nbuckets = cx->nfuncs * 2 + 1;
+	cx->by_name = xmalloc(cx->nbuckets * sizeof(long));
+	cx->by_usr = xmalloc(cx->nbuckets * sizeof(long));
+	cx->next_name = xmalloc((cx->nfuncs + 1) * sizeof(long));
+	cx->next_usr = xmalloc((cx->nfuncs + 1) * sizeof(long));
+	for (size_t b = 0; b < cx->nbuckets; b++)
+		cx->by_name[b] = cx->by_usr[b] = -1;
+	for (size_t i = cx->nfuncs; i-- > 0;) {
+		size_t hn = hash_str(cx->funcs[i].name, cx->nbuckets);
+		size_t hu = hash_str(cx->funcs[i].usr, cx->nbuckets);
+
+		cx->next_name[i] = cx->by_name[hn];
+		cx->by_name[hn] = (long)i;
+		cx->next_usr[i] = cx->by_usr[hu];
+		cx->by_usr[hu] = (long)i;
+	}
+}
+
 struct func *func_by_usr(struct ctx *cx, const char *usr)
 {
-	if (!usr || !*usr)
+	if (!usr || !*usr || !cx->nbuckets)
 		return NULL;
-	for (size_t i = 0; i < cx->nfuncs; i++)
+	for (long i = cx->by_usr[hash_str(usr, cx->nbuckets)]; i >= 0; i = cx->next_usr[i])
 		if (!strcmp(cx->funcs[i].usr, usr))
 			return &cx->funcs[i];
 	return NULL;
@@ -54,14 +84,16 @@ struct func *func_by_name(struct ctx *cx, const char *name, size_t tu)
 {
 	struct func *global = NULL;
 
-	for (size_t i = 0; i < cx->nfuncs; i++) {
+	if (!cx->nbuckets)
+		return NULL;
+	for (long i = cx->by_name[hash_str(name, cx->nbuckets)]; i >= 0; i = cx->next_name[i]) {
 		struct func *f = &cx->funcs[i];
 
 		if (strcmp(f->name, name))
 			continue;
 		if (f->tu == tu)
 			return f;
-		if (!f->is_static)
+		if (!f->is_static && !global)
 			global = f;
 	}
 	return global;
@@ -336,6 +368,7 @@ void facts_collect(struct ctx *cx)
 		clang_visitChildren(clang_getTranslationUnitCursor(cx->tus[ti].tu), top_visit,
 				    args);
 	}
+	index_funcs(cx);
 	for (size_t fi = 0; fi < cx->nfuncs; fi++)
 		collect_calls(cx, fi);
 	for (size_t ti = 0; ti < cx->ntus; ti++)
