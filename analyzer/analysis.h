@@ -105,6 +105,8 @@ struct ctx {
 	long *partner;
 	long *wfunc;
 	int *wparam;
+	char **lvar; /* USR of a local variable passed as uptodate (localvar.c) */
+	long *lfunc; /* its function */
 	size_t site_cap;
 };
 
@@ -156,6 +158,9 @@ enum bm_lock_state lock_at(struct ctx *cx, struct func *f, int n, struct bm_strl
 /* ---- classify.c / verify.c ----------------------------------------------- */
 void classify_all(struct ctx *cx);
 void verify_all(struct ctx *cx);
+
+/* ---- localvar.c: local uptodate variables become `error` ------------------- */
+void locals_rename(struct ctx *cx);
 
 /* ---- parse.c ------------------------------------------------------------- */
 struct parse_env;

@@ -44,10 +44,14 @@ static void ensure_side(struct ctx *cx, size_t n)
 	cx->partner = xrealloc(cx->partner, cx->site_cap * sizeof(long));
 	cx->wfunc = xrealloc(cx->wfunc, cx->site_cap * sizeof(long));
 	cx->wparam = xrealloc(cx->wparam, cx->site_cap * sizeof(int));
+	cx->lvar = xrealloc(cx->lvar, cx->site_cap * sizeof(char *));
+	cx->lfunc = xrealloc(cx->lfunc, cx->site_cap * sizeof(long));
 	for (size_t i = old; i < cx->site_cap; i++) {
 		cx->partner[i] = -1;
 		cx->wfunc[i] = -1;
 		cx->wparam[i] = -1;
+		cx->lvar[i] = NULL;
+		cx->lfunc[i] = -1;
 	}
 }
 
@@ -344,6 +348,18 @@ static void fill_common(struct plan *p, struct uptodate *u, struct bytes *b)
 	if (u->cls == BM_UT_WRAPPER) {
 		p->cx->wfunc[p->si] = (long)(p->f - p->cx->funcs);
 		p->cx->wparam[p->si] = u->param;
+	}
+	if (u->cls == BM_UT_BOOLEAN) {
+		int a = node_strip(p->f, call_arg(p->f, p->F, 1));
+		CXCursor r;
+
+		if (a >= 0 && p->f->nodes[a].kind == CXCursor_DeclRefExpr) {
+			r = clang_getCursorReferenced(p->f->nodes[a].c);
+			if (clang_getCursorKind(r) == CXCursor_VarDecl) {
+				p->cx->lvar[p->si] = cursor_usr(r);
+				p->cx->lfunc[p->si] = (long)(p->f - p->cx->funcs);
+			}
+		}
 	}
 }
 
@@ -1182,6 +1198,7 @@ void classify_all(struct ctx *cx)
 	for (size_t fi = 0; fi < cx->nfuncs; fi++)
 		classify_func(cx, fi);
 	wrappers_resolve(cx);
+	locals_rename(cx);
 	token_fallback(cx);
 	for (size_t i = 0; i < cx->run->nsites; i++) {
 		struct bm_site *s = &cx->run->sites[i];
