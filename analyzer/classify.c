@@ -140,10 +140,67 @@ static int up(const struct func *f, int n)
 static const char *const housekeeping[] = {"add_disk_randomness", "blkdev_dequeue_request",
 					   "blk_queue_end_tag"};
 
+/*
+ * A condition we may drop along with its housekeeping body: no assignment,
+ * no increment, and calls only of side-effect free tests.
+ */
+static bool pure_test(struct tunit *t, const struct func *f, int cond)
+{
+	static const char *const pure[] = {"list_empty", "blk_rq_tagged", "blk_queue_tagged",
+					   "blk_fs_request", "blk_pc_request"};
+
+	for (int n = 0; n < f->nnodes; n++) {
+		char *callee;
+		bool ok = false;
+
+		if (!node_within(f, n, cond))
+			continue;
+		if (f->nodes[n].kind == CXCursor_CompoundAssignOperator)
+			return false;
+		if (f->nodes[n].kind == CXCursor_BinaryOperator) {
+			char *op = binary_op(t, f, n);
+			bool assign = !strcmp(op, "=");
+
+			free(op);
+			if (assign)
+				return false;
+		}
+		if (f->nodes[n].kind == CXCursor_UnaryOperator) {
+			char *op = unary_op(t, f, n);
+			bool inc = strstr(op, "++") || strstr(op, "--");
+
+			free(op);
+			if (inc)
+				return false;
+		}
+		if (f->nodes[n].kind != CXCursor_CallExpr)
+			continue;
+		callee = node_callee(f, n);
+		for (size_t i = 0; i < sizeof(pure) / sizeof(pure[0]); i++)
+			ok |= !strcmp(callee, pure[i]);
+		free(callee);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
 static bool stmt_is_housekeeping(struct tunit *t, const struct func *f, int st)
 {
 	size_t s = f->nodes[st].start, e = s;
 
+	/* if (tagged) blk_queue_end_tag(q, rq); if (queued) dequeue; ... */
+	if (f->nodes[st].kind == CXCursor_IfStmt && node_child(f, st, 2) < 0 &&
+	    node_child(f, st, 1) >= 0 && pure_test(t, f, node_child(f, st, 0))) {
+		int body = node_child(f, st, 1), n = 0;
+
+		if (f->nodes[body].kind != CXCursor_CompoundStmt)
+			return stmt_is_housekeeping(t, f, body);
+		for (int c = f->nodes[body].first; c >= 0; c = f->nodes[c].next, n++)
+			if (!stmt_is_housekeeping(t, f, c))
+				return false;
+		return n > 0;
+	}
 	while (e < t->len && (isalnum((unsigned char)t->src[e]) || t->src[e] == '_'))
 		e++;
 	for (size_t i = 0; i < sizeof(housekeeping) / sizeof(housekeeping[0]); i++)
@@ -197,6 +254,7 @@ struct plan {
 	bool pair; /* lock taken around L only */
 	int list[512];
 	enum stmt_role role[512];
+	bool mixed[512]; /* work: an if whose housekeeping inside goes, the rest stays */
 	int cnt;
 	int Lidx;
 	bool has_work, has_post, work_in_lock;
@@ -207,6 +265,8 @@ struct plan {
  * pair around L, work before, statements after.  Returns false with a
  * reason on a shape we do not convert.
  */
+static bool mixed_if(struct plan *p, int st);
+
 static bool scan_region(struct plan *p, int from, int to, const char **why)
 {
 	int acq = -1, rel = -1;
@@ -235,6 +295,7 @@ static bool scan_region(struct plan *p, int from, int to, const char **why)
 			}
 		} else if (i < p->Lidx) {
 			p->role[i] = SR_WORK;
+			p->mixed[i] = mixed_if(p, st);
 		} else {
 			p->role[i] = SR_KEEP;
 		}
@@ -561,6 +622,38 @@ static void remove_unused_flags(struct plan *p, struct bm_site *s, int lock_stmt
 	free(name);
 }
 
+/*
+ * if (cond) { housekeeping...; other...; } where nothing reads the request
+ * but the housekeeping: the housekeeping goes, the rest stays (ide-style
+ * `if (dequeue) { ...dequeue...; hwgroup->rq = NULL; }`).
+ */
+static bool mixed_if(struct plan *p, int st)
+{
+	struct func *f = p->f;
+	int body, house = 0;
+
+	if (f->nodes[st].kind != CXCursor_IfStmt || node_child(f, st, 2) >= 0 ||
+	    (body = node_child(f, st, 1)) < 0 || f->nodes[body].kind != CXCursor_CompoundStmt ||
+	    !pure_test(p->t, f, node_child(f, st, 0)) || rq_mentioned(p, node_child(f, st, 0)))
+		return false;
+	for (int c = f->nodes[body].first; c >= 0; c = f->nodes[c].next) {
+		if (stmt_is_housekeeping(p->t, f, c))
+			house++;
+		else if (rq_mentioned(p, c))
+			return false;
+	}
+	return house > 0;
+}
+
+static void remove_mixed_housekeeping(struct plan *p, struct bm_site *s, int st)
+{
+	int body = node_child(p->f, st, 1);
+
+	for (int c = p->f->nodes[body].first; c >= 0; c = p->f->nodes[c].next)
+		if (stmt_is_housekeeping(p->t, p->f, c))
+			edit_remove_stmt(s, p->t, p->f, c);
+}
+
 static void remove_roles(struct plan *p, struct bm_site *s, int from, int to, bool with_work)
 {
 	for (int i = from; i < to; i++) {
@@ -569,6 +662,8 @@ static void remove_roles(struct plan *p, struct bm_site *s, int from, int to, bo
 			edit_remove_stmt(s, p->t, p->f, p->list[i]);
 		if (p->role[i] == SR_LOCK)
 			remove_unused_flags(p, s, p->list[i]);
+		if (p->role[i] == SR_WORK && p->mixed[i] && !with_work)
+			remove_mixed_housekeeping(p, s, p->list[i]);
 	}
 }
 
@@ -595,7 +690,7 @@ static int work_plan(struct plan *p, int from, int to)
 	}
 	if (p->lock == BM_LOCK_HELD) {
 		for (int i = from; i < to; i++)
-			if (p->role[i] == SR_WORK && rq_mentioned(p, p->list[i])) {
+			if (p->role[i] == SR_WORK && !p->mixed[i] && rq_mentioned(p, p->list[i])) {
 				site_manual(
 				    p->cx, p->si, "rq_used_after_completion",
 				    "line %u reads '%s' between the data completion and "
