@@ -1,0 +1,27 @@
+/*
+ * atomic_write.h - replace a file's contents in place, all or nothing.
+ *
+ * Owns: the in-place write of --in-place. The new bytes go to a temporary file in the
+ * same directory, which gets the original's mode (and owner, where permitted), is
+ * fsync'ed and then renamed over the original; the directory is fsync'ed after. Any
+ * problem - a read-only file (even for root), a file that changed since it was read, a
+ * hard-linked file, a full disk - leaves the original byte-for-byte as it was and says
+ * why.
+ */
+#ifndef BLKMIG_ATOMIC_WRITE_H
+#define BLKMIG_ATOMIC_WRITE_H
+
+#include <stddef.h>
+
+/*
+ * Replace @path with @data[0..@len). @expect (may be NULL) is what the caller read and
+ * rewrote: if the file no longer holds exactly those @expect_len bytes it is left alone.
+ * Returns 0 on success, -1 with a message in @err on failure.
+ */
+int atomic_replace(const char *path, const char *data, size_t len, const char *expect,
+		   size_t expect_len, char *err, size_t errlen);
+
+/* Read a whole file into a malloc'd NUL-terminated buffer; -1 with @err on failure. */
+int read_whole_file(const char *path, char **data, size_t *len, char *err, size_t errlen);
+
+#endif

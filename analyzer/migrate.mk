@@ -1,0 +1,24 @@
+# analyzer/migrate.mk — build rules for the migrate side of blkmig: the edit applier,
+# unified-diff and atomic writers, fix/migrate, the HTML report, and their test drivers.
+# Included from tests/migrate/suite.mk (the top-level Makefile auto-includes suites).
+#
+# analyzer/analyzer.mk links $(BLKMIG_EXTRA_SRCS) into build/blkmig.
+
+MIGRATE_CORE_SRCS := $(TOP)/analyzer/edit_apply.c $(TOP)/analyzer/udiff.c \
+	$(TOP)/analyzer/atomic_write.c
+BLKMIG_EXTRA_SRCS += $(MIGRATE_CORE_SRCS)
+
+MIGRATE_TBUILD := $(BUILD)/migrate
+MIGRATE_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -I$(TOP)/analyzer
+
+$(MIGRATE_TBUILD)/unit_edits: $(TOP)/tests/migrate/unit_edits.c $(TOP)/analyzer/edit_apply.c \
+		$(TOP)/analyzer/atomic_write.c $(wildcard $(TOP)/analyzer/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(MIGRATE_CFLAGS) -o $@ $(filter %.c,$^)
+
+$(MIGRATE_TBUILD)/udiff_driver: $(TOP)/tests/migrate/udiff_driver.c $(TOP)/analyzer/udiff.c \
+		$(TOP)/analyzer/atomic_write.c $(wildcard $(TOP)/analyzer/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(MIGRATE_CFLAGS) -o $@ $(filter %.c,$^)
+
+MIGRATE_TEST_BINS := $(MIGRATE_TBUILD)/unit_edits $(MIGRATE_TBUILD)/udiff_driver
