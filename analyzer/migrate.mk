@@ -22,3 +22,13 @@ $(MIGRATE_TBUILD)/udiff_driver: $(TOP)/tests/migrate/udiff_driver.c $(TOP)/analy
 	$(CC) $(MIGRATE_CFLAGS) -o $@ $(filter %.c,$^)
 
 MIGRATE_TEST_BINS := $(MIGRATE_TBUILD)/unit_edits $(MIGRATE_TBUILD)/udiff_driver
+
+# ---- tree generator and benchmark (make bench -> bench-tree) -------------------------
+$(MIGRATE_TBUILD)/gentree: $(TOP)/tests/migrate/gen/gentree.c $(wildcard $(TOP)/tests/migrate/gen/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(MIGRATE_CFLAGS) -o $@ $<
+
+BENCHES += tree
+.PHONY: bench-tree
+bench-tree: $(MIGRATE_TBUILD)/gentree
+	@TOP=$(TOP) BUILD=$(BUILD) GENTREE=$(MIGRATE_TBUILD)/gentree bash $(TOP)/tests/migrate/bench.sh
