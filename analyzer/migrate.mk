@@ -5,7 +5,7 @@
 # analyzer/analyzer.mk links $(BLKMIG_EXTRA_SRCS) into build/blkmig.
 
 MIGRATE_CORE_SRCS := $(TOP)/analyzer/edit_apply.c $(TOP)/analyzer/udiff.c \
-	$(TOP)/analyzer/atomic_write.c
+	$(TOP)/analyzer/atomic_write.c $(TOP)/analyzer/html_report.c
 BLKMIG_EXTRA_SRCS += $(MIGRATE_CORE_SRCS)
 
 MIGRATE_TBUILD := $(BUILD)/migrate
@@ -32,3 +32,10 @@ BENCHES += tree
 .PHONY: bench-tree
 bench-tree: $(MIGRATE_TBUILD)/gentree
 	@TOP=$(TOP) BUILD=$(BUILD) GENTREE=$(MIGRATE_TBUILD)/gentree bash $(TOP)/tests/migrate/bench.sh
+
+$(MIGRATE_TBUILD)/html_driver: $(TOP)/tests/migrate/html_driver.c $(TOP)/analyzer/html_report.c \
+		$(TOP)/analyzer/html_report.h
+	@mkdir -p $(@D)
+	$(CC) $(MIGRATE_CFLAGS) -D_GNU_SOURCE -o $@ $(filter %.c,$^) -ljansson
+
+MIGRATE_TEST_BINS += $(MIGRATE_TBUILD)/html_driver
