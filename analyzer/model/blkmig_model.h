@@ -1,0 +1,1 @@
+/* blkmig_model.h - placeholder */

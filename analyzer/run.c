@@ -1,0 +1,268 @@
+/*
+ * run.c - the run object: life cycle, the common command-line options,
+ * collecting a file's edits and applying edits to a buffer, exit codes.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util.h"
+
+void bm_run_init(struct bm_run *run, const char *command)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	memset(run, 0, sizeof(*run));
+	run->command = command;
+	run->opt.jobs = n > 0 ? (int)n : 1;
+	run->opt.timeout = 120;
+}
+
+static void site_free(struct bm_site *s)
+{
+	free(s->file);
+	free(s->function);
+	free(s->call);
+	strlist_free(&s->lock_evidence);
+	free(s->uptodate_expr);
+	free(s->error_expr);
+	free(s->bytes_expr);
+	free(s->bytes_origin);
+	free(s->replacement);
+	free(s->before);
+	free(s->after);
+	free(s->reason_text);
+	for (size_t i = 0; i < s->nedits; i++) {
+		free(s->edits[i].file);
+		free(s->edits[i].text);
+	}
+	free(s->edits);
+}
+
+void bm_run_free(struct bm_run *run)
+{
+	for (size_t i = 0; i < run->nfiles; i++) {
+		free(run->files[i].path);
+		free(run->files[i].reason);
+	}
+	free(run->files);
+	for (size_t i = 0; i < run->nsites; i++)
+		site_free(&run->sites[i]);
+	free(run->sites);
+	for (size_t i = 0; i < run->nfindings; i++) {
+		free(run->findings[i].file);
+		free(run->findings[i].function);
+		free(run->findings[i].message);
+	}
+	free(run->findings);
+	strlist_free(&run->opt.include_dirs);
+	strlist_free(&run->opt.defines);
+	free(run->opt.build_dir);
+	free(run->opt.kernel_tree);
+	memset(run, 0, sizeof(*run));
+}
+
+/* "-Ifoo", "-I foo", "--opt=val", "--opt val" */
+static const char *opt_arg(const char *name, int argc, char **argv, int *i,
+			   int *err)
+{
+	const char *a = argv[*i];
+	size_t n = strlen(name);
+
+	if (strncmp(a, name, n))
+		return NULL;
+	if (a[n] == '\0') {
+		if (*i + 1 >= argc) {
+			fprintf(stderr, "blkmig: option %s needs an argument\n", name);
+			*err = 1;
+			return NULL;
+		}
+		*i += 2;
+		return argv[*i - 1];
+	}
+	if (name[1] == '-' && a[n] != '=')
+		return NULL;
+	*i += 1;
+	return a + n + (name[1] == '-');
+}
+
+int bm_options_take(struct bm_options *opt, int argc, char **argv, int *i)
+{
+	const char *v;
+	int err = 0;
+
+	if (!strcmp(argv[*i], "--headers")) {
+		opt->headers = true;
+		(*i)++;
+		return 1;
+	}
+	if (!strcmp(argv[*i], "-q") || !strcmp(argv[*i], "--quiet")) {
+		opt->quiet = true;
+		(*i)++;
+		return 1;
+	}
+	if ((v = opt_arg("-I", argc, argv, i, &err))) {
+		strlist_push(&opt->include_dirs, v);
+		return 1;
+	}
+	if ((v = opt_arg("-D", argc, argv, i, &err))) {
+		strlist_push(&opt->defines, v);
+		return 1;
+	}
+	if ((v = opt_arg("-p", argc, argv, i, &err))) {
+		free(opt->build_dir);
+		opt->build_dir = xstrdup(v);
+		return 1;
+	}
+	if ((v = opt_arg("--kernel-tree", argc, argv, i, &err))) {
+		free(opt->kernel_tree);
+		opt->kernel_tree = xstrdup(v);
+		return 1;
+	}
+	if ((v = opt_arg("-j", argc, argv, i, &err)) ||
+	    (!err && (v = opt_arg("--jobs", argc, argv, i, &err)))) {
+		char *end;
+		long n = strtol(v, &end, 10);
+
+		if (*end || n < 1 || n > 256) {
+			fprintf(stderr, "blkmig: -j wants a number 1..256, not '%s'\n", v);
+			return -1;
+		}
+		opt->jobs = (int)n;
+		return 1;
+	}
+	if ((v = opt_arg("--timeout", argc, argv, i, &err))) {
+		char *end;
+		long n = strtol(v, &end, 10);
+
+		if (*end || n < 1 || n > 86400) {
+			fprintf(stderr, "blkmig: --timeout wants seconds 1..86400, not '%s'\n", v);
+			return -1;
+		}
+		opt->timeout = (unsigned)n;
+		return 1;
+	}
+	return err ? -1 : 0;
+}
+
+void bm_options_usage(FILE *out)
+{
+	fputs("COMMON OPTIONS\n"
+	      "    -p BUILD_DIR\n"
+	      "        Read BUILD_DIR/compile_commands.json and parse each file with\n"
+	      "        its real compiler flags (libclang compilation database).\n"
+	      "    -I DIR\n"
+	      "        Add DIR to the include search path.\n"
+	      "    -D NAME[=VALUE]\n"
+	      "        Define a preprocessor macro.\n"
+	      "    --kernel-tree DIR\n"
+	      "        DIR is a kernel source tree (configured or not): use its\n"
+	      "        include/, include/asm-ARCH (as <asm/...>) and arch/ARCH/include,\n"
+	      "        with -D__KERNEL__.  Headers the tree lacks (an unconfigured\n"
+	      "        tree has no autoconf.h) are replaced by empty stubs.\n"
+	      "    -j N, --jobs N\n"
+	      "        Parse N files at a time (default: number of CPUs).\n"
+	      "    --headers\n"
+	      "        When walking directories, analyse .h files too (default: .c).\n"
+	      "    --timeout SEC\n"
+	      "        Give up on a file whose parse takes longer (default 120);\n"
+	      "        the file is reported as failed and skipped.\n"
+	      "    -q, --quiet\n"
+	      "        No progress messages on stderr.\n"
+	      "    -h, --help\n"
+	      "        Show this text.\n"
+	      "\n"
+	      "    Without -p, -I or --kernel-tree, files are parsed against blkmig's\n"
+	      "    own model of the 2.6.24 block API; every header that cannot be\n"
+	      "    found is replaced by an empty stub, so a bare checkout scans\n"
+	      "    without any setup.  Each file is parsed in a child process: a file\n"
+	      "    that crashes or hangs libclang is reported and skipped.\n",
+	      out);
+}
+
+static int edit_cmp(const void *a, const void *b)
+{
+	const struct bm_edit *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->end != y->end)
+		return x->end < y->end ? -1 : 1;
+	return strcmp(x->text, y->text);
+}
+
+int bm_file_edits(const struct bm_run *run, const char *file,
+		  struct bm_edit **out, size_t *n)
+{
+	struct bm_edit *v = NULL;
+	size_t cnt = 0, cap = 0, k = 0;
+
+	for (size_t i = 0; i < run->nsites; i++) {
+		const struct bm_site *s = &run->sites[i];
+
+		if (s->verdict != BM_AUTO)
+			continue;
+		for (size_t j = 0; j < s->nedits; j++) {
+			if (strcmp(s->edits[j].file, file))
+				continue;
+			grow((void **)&v, &cap, cnt, sizeof(*v));
+			v[cnt++] = s->edits[j];
+		}
+	}
+	if (cnt)
+		qsort(v, cnt, sizeof(*v), edit_cmp);
+	for (size_t i = 0; i < cnt; i++) {
+		if (k && v[k - 1].start == v[i].start && v[k - 1].end == v[i].end &&
+		    !strcmp(v[k - 1].text, v[i].text))
+			continue;
+		if (k && (v[i].start < v[k - 1].end ||
+			  (v[i].start == v[k - 1].start &&
+			   v[i].start == v[i].end && v[k - 1].start == v[k - 1].end))) {
+			free(v);
+			*out = NULL;
+			*n = 0;
+			return -1;
+		}
+		v[k++] = v[i];
+	}
+	*out = v;
+	*n = k;
+	return 0;
+}
+
+char *bm_apply_edits(const char *src, size_t len, const struct bm_edit *e,
+		     size_t n, size_t *outlen)
+{
+	struct sbuf b = { 0 };
+	size_t pos = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (e[i].start < pos || e[i].end < e[i].start || e[i].end > len) {
+			free(b.s);
+			return NULL;
+		}
+		sbuf_addn(&b, src + pos, e[i].start - pos);
+		sbuf_add(&b, e[i].text);
+		pos = e[i].end;
+	}
+	sbuf_addn(&b, src + pos, len - pos);
+	if (outlen)
+		*outlen = b.len;
+	return sbuf_take(&b);
+}
+
+int bm_run_exit_code(const struct bm_run *run)
+{
+	if (run->io_errors)
+		return BM_EXIT_USAGE;
+	for (size_t i = 0; i < run->nsites; i++)
+		if (run->sites[i].verdict == BM_MANUAL)
+			return BM_EXIT_FINDINGS;
+	if (run->nfindings)
+		return BM_EXIT_FINDINGS;
+	for (size_t i = 0; i < run->nfiles; i++)
+		if (run->files[i].status == BM_PARSE_FAILED &&
+		    run->files[i].nsites == 0)
+			return BM_EXIT_FINDINGS;
+	return BM_EXIT_CLEAN;
+}

@@ -1,0 +1,221 @@
+/*
+ * site.h - the analyzer's public model: options, per-file parse records,
+ * per-site analysis results with their rewrite (a list of text edits on the
+ * original file), verify findings, and the run that holds them all.
+ *
+ * This is the interface the other blkmig subcommands (fix, migrate, HTML
+ * report) build on.  Keep it stable; changes are announced in commit
+ * messages.
+ */
+#ifndef BLKMIG_SITE_H
+#define BLKMIG_SITE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define BLKMIG_VERSION "0.1.0"
+
+/* Exit codes shared by every subcommand. */
+enum bm_exit {
+	BM_EXIT_CLEAN = 0,    /* nothing to report */
+	BM_EXIT_FINDINGS = 1, /* manual sites (scan/fix) or findings (verify) */
+	BM_EXIT_USAGE = 2,    /* usage or I/O error */
+};
+
+enum bm_lock_state {
+	BM_LOCK_UNKNOWN = 0,
+	BM_LOCK_HELD,
+	BM_LOCK_NOT_HELD,
+};
+
+enum bm_verdict {
+	BM_AUTO = 0,
+	BM_MANUAL,
+};
+
+enum bm_uptodate_class {
+	BM_UT_NONE = 0, /* the call carries no uptodate (e.g. never) */
+	BM_UT_CONSTANT,
+	BM_UT_BOOLEAN,
+	BM_UT_ERRNO,	/* errno_capable: may be a negative errno */
+	BM_UT_WRAPPER,	/* a parameter of a wrapper function */
+	BM_UT_UNKNOWN,
+};
+
+/* Catalogue patterns (issue 2, items 1-12; analyzer/REPORT.md). */
+enum bm_pattern {
+	BM_PAT_FIRST_LAST_HELD = 0, /* item 1 */
+	BM_PAT_FIRST_LAST_UNLOCKED, /* item 2 */
+	BM_PAT_EARLY_RETURN,	    /* item 3 */
+	BM_PAT_RESULT_USED,	    /* item 4 */
+	BM_PAT_CHUNK,		    /* item 5 */
+	BM_PAT_WHOLE_REQUEST,	    /* item 6 */
+	BM_PAT_LAST_ONLY,	    /* item 7 */
+	BM_PAT_END_REQUEST,	    /* item 8 */
+	BM_PAT_CALLBACK,	    /* item 9 */
+	BM_PAT_WRAPPER_PARAM,	    /* across functions */
+	BM_PAT_UNCLASSIFIED,	    /* a legacy call in no catalogue shape */
+	BM_PAT_COUNT
+};
+
+enum bm_parse_status {
+	BM_PARSE_OK = 0,
+	BM_PARSE_PARTIAL, /* parsed with errors */
+	BM_PARSE_FAILED,  /* libclang crashed, hung or gave no AST */
+	BM_PARSE_SKIPPED, /* prefilter: no legacy token, not parsed */
+};
+
+enum bm_finding_kind {
+	BM_FIND_LEGACY_CALL = 0,
+	BM_FIND_UNLOCKED_VARIANT_WITH_LOCK, /* blk_end_request* with lock held */
+	BM_FIND_LOCKED_VARIANT_WITHOUT_LOCK, /* __blk_end_request without it */
+};
+
+/*
+ * One text edit on an original file: replace bytes [start, end) with text.
+ * Offsets are byte offsets into the file as read from disk.  Insertions
+ * have start == end.  The edits of all auto sites of one file never
+ * overlap once exact duplicates are dropped (bm_file_edits()).
+ */
+struct bm_edit {
+	char *file;
+	size_t start;
+	size_t end;
+	char *text;
+};
+
+struct bm_strlist {
+	char **v;
+	size_t n;
+	size_t cap;
+};
+
+struct bm_site {
+	char *file;
+	unsigned line, column, end_line, end_column; /* 1-based, of the call */
+	size_t offset, end_offset; /* byte range of the call expression */
+	char *function;		   /* enclosing function, or "" */
+	char *call;		   /* legacy callee name */
+	enum bm_pattern pattern;
+	enum bm_lock_state lock;
+	struct bm_strlist lock_evidence;
+	char *uptodate_expr;
+	enum bm_uptodate_class uptodate_class;
+	char *error_expr; /* E(uptodate) as written in the new call */
+	char *bytes_expr; /* byte count passed to the new call */
+	char *bytes_origin;
+	char *replacement; /* the new call, or "" for a manual site */
+	char *before;	   /* original source lines of the site */
+	char *after;	   /* the same lines after the edits (auto only) */
+	enum bm_verdict verdict;
+	const char *reason_code; /* NULL for auto */
+	char *reason_text;
+	const char *confidence; /* "high" | "medium" | "low" */
+	bool typed;		/* seen in a fully typed AST */
+	struct bm_edit *edits;	/* rewrite of this site (auto only) */
+	size_t nedits;
+};
+
+struct bm_file {
+	char *path;
+	enum bm_parse_status status;
+	unsigned errors, warnings;
+	bool used_model;
+	char *reason; /* why partial/failed/skipped, or NULL */
+	size_t nsites;
+};
+
+struct bm_finding {
+	char *file;
+	unsigned line, column;
+	char *function;
+	enum bm_finding_kind kind;
+	char *message;
+};
+
+struct bm_options {
+	struct bm_strlist include_dirs; /* -I */
+	struct bm_strlist defines;	/* -D NAME[=VALUE] */
+	char *build_dir;		/* -p: compile_commands.json */
+	char *kernel_tree;		/* --kernel-tree */
+	int jobs;			/* -j, default: number of CPUs */
+	bool headers;			/* --headers: walk .h files too */
+	unsigned timeout;		/* per-file parse timeout, seconds */
+	bool quiet;
+};
+
+struct bm_run {
+	struct bm_options opt;
+	const char *command; /* "scan", "verify", "fix", ... */
+	struct bm_file *files;
+	size_t nfiles, files_cap;
+	struct bm_site *sites;
+	size_t nsites, sites_cap;
+	struct bm_finding *findings;
+	size_t nfindings, findings_cap;
+	unsigned io_errors; /* unreadable paths etc. (already reported) */
+};
+
+/* ---- run life cycle (run.c) ------------------------------------------ */
+void bm_run_init(struct bm_run *run, const char *command);
+void bm_run_free(struct bm_run *run);
+
+/*
+ * Common options: -p DIR, -I DIR, -D DEF, --kernel-tree DIR, -j N,
+ * --headers, --timeout SEC, -q.  Looks at argv[*i]; returns 1 and advances
+ * *i past the option (and its argument) when it was a common option, 0 when
+ * it is not one, -1 on a usage error (message printed).
+ */
+int bm_options_take(struct bm_options *opt, int argc, char **argv, int *i);
+/* The usage text of the common options, for each subcommand's --help. */
+void bm_options_usage(FILE *out);
+
+/*
+ * Analyse PATHS (files and directories, walked recursively) into run:
+ * run->files, run->sites (classified, with edits for auto sites).
+ * Returns 0, or -1 when nothing could be analysed at all (every path
+ * unreadable); unreadable paths are counted in run->io_errors and
+ * reported on stderr.
+ */
+int bm_analyze(struct bm_run *run, char *const *paths, size_t npaths);
+
+/*
+ * Verify converted code: analyse PATHS as bm_analyze() does and fill
+ * run->findings.  Same return convention.
+ */
+int bm_verify(struct bm_run *run, char *const *paths, size_t npaths);
+
+/*
+ * The edits of every auto site of FILE, sorted by offset, exact duplicates
+ * dropped.  Returns 0, or -1 if two edits overlap (then the file must be
+ * left untouched).  *out is malloc'ed; the edits point into the run.
+ */
+int bm_file_edits(const struct bm_run *run, const char *file,
+		  struct bm_edit **out, size_t *n);
+
+/*
+ * Apply sorted, non-overlapping edits to a buffer.  Returns a malloc'ed
+ * NUL-terminated result (length in *outlen) or NULL on overlap/range error.
+ */
+char *bm_apply_edits(const char *src, size_t len, const struct bm_edit *e,
+		     size_t n, size_t *outlen);
+
+/* Exit code for a finished scan/verify run. */
+int bm_run_exit_code(const struct bm_run *run);
+
+/* ---- names (names.c) --------------------------------------------------- */
+const char *bm_pattern_name(enum bm_pattern p);
+const char *bm_pattern_title(enum bm_pattern p);
+const char *bm_lock_name(enum bm_lock_state l);
+const char *bm_uptodate_class_name(enum bm_uptodate_class c);
+const char *bm_parse_status_name(enum bm_parse_status s);
+const char *bm_finding_kind_name(enum bm_finding_kind k);
+const char *bm_reason_description(const char *code);
+
+/* ---- report writers (report_*.c) --------------------------------------- */
+int bm_report_text(const struct bm_run *run, FILE *out);
+int bm_report_json(const struct bm_run *run, FILE *out);
+int bm_report_sarif(const struct bm_run *run, FILE *out);
+
+#endif

@@ -1,0 +1,177 @@
+/*
+ * util.c - checked allocation, string lists and buffers, file reading.
+ */
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static void oom(void)
+{
+	fputs("blkmig: out of memory\n", stderr);
+	exit(BM_EXIT_USAGE);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xcalloc(size_t n, size_t m)
+{
+	void *p = calloc(n ? n : 1, m ? m : 1);
+
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		oom();
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	p = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+void grow(void **v, size_t *cap, size_t n, size_t sz)
+{
+	if (n < *cap)
+		return;
+	*cap = *cap ? *cap * 2 : 8;
+	if (*cap <= n)
+		*cap = n + 1;
+	*v = xrealloc(*v, *cap * sz);
+}
+
+void strlist_push_owned(struct bm_strlist *l, char *s)
+{
+	grow((void **)&l->v, &l->cap, l->n, sizeof(*l->v));
+	l->v[l->n++] = s;
+}
+
+void strlist_push(struct bm_strlist *l, const char *s)
+{
+	strlist_push_owned(l, xstrdup(s));
+}
+
+void strlist_free(struct bm_strlist *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	l->v = NULL;
+	l->n = l->cap = 0;
+}
+
+int strlist_has(const struct bm_strlist *l, const char *s)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], s))
+			return 1;
+	return 0;
+}
+
+void sbuf_addn(struct sbuf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		b->cap = (b->len + n + 1) * 2;
+		b->s = xrealloc(b->s, b->cap);
+	}
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+void sbuf_add(struct sbuf *b, const char *s)
+{
+	sbuf_addn(b, s, strlen(s));
+}
+
+void sbuf_printf(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	p = xmalloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	sbuf_addn(b, p, (size_t)n);
+	free(p);
+}
+
+char *sbuf_take(struct sbuf *b)
+{
+	char *s = b->s ? b->s : xstrdup("");
+
+	b->s = NULL;
+	b->len = b->cap = 0;
+	return s;
+}
+
+char *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	struct sbuf b = { 0 };
+	char chunk[65536];
+	size_t n;
+
+	if (!f)
+		return NULL;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		sbuf_addn(&b, chunk, n);
+	if (ferror(f)) {
+		int e = errno;
+
+		fclose(f);
+		free(b.s);
+		errno = e ? e : EIO;
+		return NULL;
+	}
+	fclose(f);
+	if (len)
+		*len = b.len;
+	return sbuf_take(&b);
+}

@@ -1,0 +1,41 @@
+/*
+ * util.h - small internal helpers shared by the analyzer's files: checked
+ * allocation, growable string lists and string buffers.
+ */
+#ifndef BLKMIG_UTIL_H
+#define BLKMIG_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#include "site.h"
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t m);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Grow *v (elements of size sz) so that index n is valid. */
+void grow(void **v, size_t *cap, size_t n, size_t sz);
+
+void strlist_push(struct bm_strlist *l, const char *s);
+void strlist_push_owned(struct bm_strlist *l, char *s);
+void strlist_free(struct bm_strlist *l);
+int strlist_has(const struct bm_strlist *l, const char *s);
+
+struct sbuf {
+	char *s;
+	size_t len, cap;
+};
+void sbuf_add(struct sbuf *b, const char *s);
+void sbuf_addn(struct sbuf *b, const char *s, size_t n);
+void sbuf_printf(struct sbuf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+char *sbuf_take(struct sbuf *b); /* returns "" for an empty buffer */
+
+/* Read a whole file; NULL with errno set on failure. */
+char *read_file(const char *path, size_t *len);
+
+#endif
