@@ -1,7 +1,9 @@
 /*
  * atomic_write.c - temp file + fsync + rename in the same directory (see atomic_write.h).
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include "atomic_write.h"
 
 #include <errno.h>
@@ -86,20 +88,18 @@ static int write_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
-int atomic_replace(const char *path, const char *data, size_t len, const char *expect,
-		   size_t expect_len, char *err, size_t errlen)
+int atomic_precheck(const char *path, char *real, size_t real_len, struct stat *st_out,
+		    char *err, size_t errlen)
 {
-	char real[PATH_MAX], dir[PATH_MAX], tmp[PATH_MAX + 32];
-	const char *dname;
+	char buf[PATH_MAX];
 	struct stat st;
-	int fd, dfd;
 
 	/* Write through a symlink to its target, so the link stays a link. */
-	if (!realpath(path, real)) {
+	if (!realpath(path, buf)) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	if (stat(real, &st) < 0) {
+	if (stat(buf, &st) < 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
@@ -108,7 +108,7 @@ int atomic_replace(const char *path, const char *data, size_t len, const char *e
 		return -1;
 	}
 	/* root may write anything; a file without write permission is still read-only to us */
-	if (!(st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) || access(real, W_OK) < 0) {
+	if (!(st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) || access(buf, W_OK) < 0) {
 		snprintf(err, errlen, "%s: file is read-only; left untouched", path);
 		return -1;
 	}
@@ -118,6 +118,23 @@ int atomic_replace(const char *path, const char *data, size_t len, const char *e
 			 path, (unsigned long)st.st_nlink);
 		return -1;
 	}
+	if (real)
+		snprintf(real, real_len, "%s", buf);
+	if (st_out)
+		*st_out = st;
+	return 0;
+}
+
+int atomic_replace(const char *path, const char *data, size_t len, const char *expect,
+		   size_t expect_len, char *err, size_t errlen)
+{
+	char real[PATH_MAX], dir[PATH_MAX], tmp[PATH_MAX + 32];
+	const char *dname;
+	struct stat st;
+	int fd, dfd;
+
+	if (atomic_precheck(path, real, sizeof(real), &st, err, errlen) < 0)
+		return -1;
 	if (expect) {
 		char *now;
 		size_t now_len;

@@ -21,6 +21,15 @@
 int atomic_replace(const char *path, const char *data, size_t len, const char *expect,
 		   size_t expect_len, char *err, size_t errlen);
 
+/*
+ * The checks atomic_replace() makes before writing: @path resolves to a writable regular
+ * file with one link. Returns 0 (and the resolved path in @real, its stat in @st when not
+ * NULL) or -1 with a message in @err. Lets a caller refuse a whole change set up front.
+ */
+struct stat;
+int atomic_precheck(const char *path, char *real, size_t real_len, struct stat *st,
+		    char *err, size_t errlen);
+
 /* Read a whole file into a malloc'd NUL-terminated buffer; -1 with @err on failure. */
 int read_whole_file(const char *path, char **data, size_t *len, char *err, size_t errlen);
 

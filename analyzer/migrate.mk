@@ -2,11 +2,12 @@
 # unified-diff and atomic writers, fix/migrate, the HTML report, and their test drivers.
 # Included from tests/migrate/suite.mk (the top-level Makefile auto-includes suites).
 #
-# analyzer/analyzer.mk links $(BLKMIG_EXTRA_SRCS) into build/blkmig.
+# analyzer/analyzer.mk builds every analyzer/*.c into build/blkmig, so the sources here
+# (edit_apply.c, udiff.c, atomic_write.c, html_report.c, cmd_fix.c, cmd_migrate.c ...)
+# need no rule of their own.
 
 MIGRATE_CORE_SRCS := $(TOP)/analyzer/edit_apply.c $(TOP)/analyzer/udiff.c \
 	$(TOP)/analyzer/atomic_write.c $(TOP)/analyzer/html_report.c
-BLKMIG_EXTRA_SRCS += $(MIGRATE_CORE_SRCS)
 
 MIGRATE_TBUILD := $(BUILD)/migrate
 MIGRATE_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -I$(TOP)/analyzer

@@ -282,20 +282,19 @@ static int emit(FILE *out, const char *path, const struct line *A, const struct 
 	return ferror(out) ? -1 : (int)hunks;
 }
 
-int udiff_write(FILE *out, const char *path, const char *old, size_t old_len,
-		const char *new, size_t new_len, int context)
+/* Diff @old -> @new into a forward op script; returns 0 or -1. */
+static int diff_script(const char *old, size_t old_len, const char *new, size_t new_len,
+		       struct line **Ap, size_t *nap, struct line **Bp, struct script *fwd)
 {
 	struct line *A = NULL, *B = NULL;
 	size_t na, nb, head = 0, tail = 0, i;
-	struct script rev = { 0 }, fwd = { 0 };
-	int rc = -1, m;
+	struct script rev = { 0 };
+	int m;
 
-	if (old_len == new_len && memcmp(old, new, old_len) == 0)
-		return 0;
 	na = split_lines(old, old_len, &A);
 	nb = split_lines(new, new_len, &B);
 	if (na == (size_t)-1 || nb == (size_t)-1)
-		goto done;
+		goto fail;
 	while (head < na && head < nb && line_eq(&A[head], &B[head]))
 		head++;
 	while (tail < na - head && tail < nb - head &&
@@ -305,29 +304,100 @@ int udiff_write(FILE *out, const char *path, const char *old, size_t old_len,
 	/* Build the script back to front: tail, middle (reversed by myers), head. */
 	for (i = 0; i < tail; i++)
 		if (push(&rev, ' ', na - 1 - i, nb - 1 - i))
-			goto done;
+			goto fail;
 	m = myers(A, head, na - tail, B, head, nb - tail, &rev);
 	if (m < 0)
-		goto done;
+		goto fail;
 	if (m == 1) {
 		for (i = nb - tail; i-- > head;)
 			if (push(&rev, '+', na - tail, i))
-				goto done;
+				goto fail;
 		for (i = na - tail; i-- > head;)
 			if (push(&rev, '-', i, head))
-				goto done;
+				goto fail;
 	}
 	for (i = head; i-- > 0;)
 		if (push(&rev, ' ', i, i))
-			goto done;
+			goto fail;
 	for (i = rev.n; i-- > 0;)
-		if (push(&fwd, rev.ops[i].kind, rev.ops[i].a, rev.ops[i].b))
-			goto done;
+		if (push(fwd, rev.ops[i].kind, rev.ops[i].a, rev.ops[i].b))
+			goto fail;
+	free(rev.ops);
+	*Ap = A;
+	*Bp = B;
+	*nap = na;
+	return 0;
+fail:
+	if (na != (size_t)-1)
+		free(A);
+	if (nb != (size_t)-1)
+		free(B);
+	free(rev.ops);
+	return -1;
+}
+
+int udiff_write(FILE *out, const char *path, const char *old, size_t old_len,
+		const char *new, size_t new_len, int context)
+{
+	struct line *A, *B;
+	struct script fwd = { 0 };
+	size_t na;
+	int rc;
+
+	if (old_len == new_len && memcmp(old, new, old_len) == 0)
+		return 0;
+	if (diff_script(old, old_len, new, new_len, &A, &na, &B, &fwd) < 0) {
+		free(fwd.ops);
+		return -1;
+	}
 	rc = emit(out, path, A, B, fwd.ops, fwd.n, context);
-done:
 	free(A);
 	free(B);
-	free(rev.ops);
 	free(fwd.ops);
 	return rc;
+}
+
+char *udiff_new_lines(const char *old, size_t old_len, const char *new, size_t new_len,
+		      unsigned first, unsigned last)
+{
+	struct line *A, *B;
+	struct script fwd = { 0 };
+	size_t na, i, i0 = (size_t)-1, i1 = 0, len = 0;
+	char *res;
+
+	if (!first || last < first ||
+	    diff_script(old, old_len, new, new_len, &A, &na, &B, &fwd) < 0) {
+		free(fwd.ops);
+		return NULL;
+	}
+	for (i = 0; i < fwd.n; i++) {
+		if (fwd.ops[i].kind == '+' || fwd.ops[i].a + 1 < first || fwd.ops[i].a + 1 > last)
+			continue;
+		if (i0 == (size_t)-1)
+			i0 = i;
+		i1 = i;
+	}
+	/* lines inserted right after the range belong to it (a rewrite grew) */
+	while (i0 != (size_t)-1 && i1 + 1 < fwd.n && fwd.ops[i1 + 1].kind == '+')
+		i1++;
+	if (i0 == (size_t)-1)
+		i1 = 0, i0 = 1;
+	for (i = i0; i <= i1; i++)
+		if (fwd.ops[i].kind != '-')
+			len += B[fwd.ops[i].b].len;
+	res = malloc(len + 1);
+	if (res) {
+		len = 0;
+		for (i = i0; i <= i1; i++) {
+			if (fwd.ops[i].kind == '-')
+				continue;
+			memcpy(res + len, B[fwd.ops[i].b].s, B[fwd.ops[i].b].len);
+			len += B[fwd.ops[i].b].len;
+		}
+		res[len] = '\0';
+	}
+	free(A);
+	free(B);
+	free(fwd.ops);
+	return res;
 }

@@ -19,4 +19,12 @@
 int udiff_write(FILE *out, const char *path, const char *old, size_t old_len,
 		const char *new, size_t new_len, int context);
 
+/*
+ * The lines of @new that stand where old lines [@first, @last] (1-based) stood,
+ * including lines inserted right after them; "" when they were deleted, NULL on error.
+ * malloc'd. Used to show a site's code after a rewrite made by another tool.
+ */
+char *udiff_new_lines(const char *old, size_t old_len, const char *new, size_t new_len,
+		      unsigned first, unsigned last);
+
 #endif
