@@ -184,3 +184,21 @@ int atomic_replace(const char *path, const char *data, size_t len, const char *e
 	}
 	return 0;
 }
+
+int atomic_replace_new(const char *path, const char *data, size_t len, char *err,
+		       size_t errlen)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+	if (fd < 0 || write_all(fd, data, len) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (close(fd) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}

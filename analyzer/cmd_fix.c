@@ -8,9 +8,11 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "atomic_write.h"
 #include "commands.h"
+#include "migrate_common.h"
 #include "progress.h"
 #include "rewrite_output.h"
 #include "rewrite_plan.h"
@@ -114,6 +116,23 @@ static int fix_parse(struct bm_run *run, int argc, char **argv, struct fix_args 
 	return 0;
 }
 
+int check_paths_exist(const char *cmd, char *const *paths, size_t n)
+{
+	int bad = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (access(paths[i], F_OK) < 0) {
+			fprintf(stderr, "blkmig %s: %s: %s\n", cmd, paths[i], strerror(errno));
+			bad = 1;
+		} else if (access(paths[i], R_OK) < 0) {
+			fprintf(stderr, "blkmig %s: %s: cannot read: %s\n", cmd, paths[i],
+				strerror(errno));
+			bad = 1;
+		}
+	}
+	return bad ? -1 : 0;
+}
+
 static int precheck_writable(const char *path, void *ctx, char *err, size_t errlen)
 {
 	(void)ctx;
@@ -164,6 +183,11 @@ int cmd_fix(int argc, char **argv)
 		return BM_EXIT_USAGE;
 	}
 	progress_enable(run.opt.quiet);
+	if (check_paths_exist("fix", a.paths, a.npaths) < 0) {
+		free(a.paths);
+		bm_run_free(&run);
+		return BM_EXIT_USAGE;
+	}
 	if (bm_analyze(&run, a.paths, a.npaths) < 0) {
 		free(a.paths);
 		bm_run_free(&run);
