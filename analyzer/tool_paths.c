@@ -78,7 +78,7 @@ static int has_cocci(const char *dir)
 char *find_cocci_dir(const char *given, char *err, size_t errlen)
 {
 	const char *env = getenv("BLKMIG_COCCI_DIR");
-	char exe[PATH_MAX], *slash, *cand;
+	char exe[PATH_MAX], *slash, *cand, *prefix;
 	ssize_t n;
 
 	if (given || (env && *env)) {
@@ -99,26 +99,40 @@ char *find_cocci_dir(const char *given, char *err, size_t errlen)
 	slash = strrchr(exe, '/');
 	if (slash)
 		*slash = '\0';
-	/* installed: PREFIX/bin/blkmig -> PREFIX/share/blkmig/cocci */
-	cand = xasprintf("%s/../share/blkmig/cocci", exe);
+	/* name the prefix without "bin/.." in messages */
+	slash = strrchr(exe, '/');
+	if (slash)
+		prefix = xstrndup(exe, (size_t)(slash - exe));
+	else
+		prefix = xstrdup(".");
+	/* installed: PREFIX/bin/blkmig -> PREFIX/share/blkmig/cocci (or .../blkmig) */
+	cand = xasprintf("%s/share/blkmig/cocci", prefix);
 	if (has_cocci(cand))
-		return cand;
+		goto found;
+	free(cand);
+	cand = xasprintf("%s/share/blkmig", prefix);
+	if (has_cocci(cand))
+		goto found;
 	free(cand);
 	/* a checkout: build/blkmig -> cocci/ of the source tree (generated files may
 	 * live in build/cocci) */
 	cand = xasprintf("%s/cocci", exe);
 	if (has_cocci(cand))
-		return cand;
+		goto found;
 	free(cand);
-	cand = xasprintf("%s/../cocci", exe);
+	cand = xasprintf("%s/cocci", prefix);
 	if (has_cocci(cand))
-		return cand;
+		goto found;
 	free(cand);
 	snprintf(err, errlen,
-		 "no semantic patches found: looked in %s/../share/blkmig/cocci, %s/cocci and "
-		 "%s/../cocci; install blkmig (make install) or give --cocci-dir DIR",
-		 exe, exe, exe);
+		 "no semantic patches found: looked in %s/share/blkmig/cocci, %s/cocci and "
+		 "%s/cocci; install blkmig (make install) or give --cocci-dir DIR",
+		 prefix, exe, prefix);
+	free(prefix);
 	return NULL;
+found:
+	free(prefix);
+	return cand;
 }
 
 static int name_cmp(const void *a, const void *b)
