@@ -53,3 +53,12 @@ install-blkmig: $(BUILD)/blkmig
 	cd $(TOP)/shims && find . -type f \( -name '*.c' -o -name '*.h' -o -name Kbuild \
 		-o -name Makefile -o -name '*.md' \) \
 		-exec install -D -m 644 {} $(DESTDIR)$(PREFIX)/share/blkmig/shims/{} \;
+
+$(MIGRATE_TBUILD)/unit_plan: $(TOP)/tests/migrate/unit_plan.c $(TOP)/analyzer/rewrite_plan.c \
+		$(TOP)/analyzer/rewrite_output.c $(TOP)/analyzer/edit_apply.c \
+		$(TOP)/analyzer/atomic_write.c $(TOP)/analyzer/udiff.c $(TOP)/analyzer/util.c \
+		$(TOP)/analyzer/run.c $(wildcard $(TOP)/analyzer/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(MIGRATE_CFLAGS) -D_GNU_SOURCE -o $@ $(filter %.c,$^)
+
+MIGRATE_TEST_BINS += $(MIGRATE_TBUILD)/unit_plan

@@ -14,14 +14,16 @@ source "$TOP/tests/lib/testlib.sh"
 SCRATCH=$(mktemp -d "$T/scratch.XXXXXX")
 trap 'chmod -R u+w "$SCRATCH" 2>/dev/null; rm -rf "$SCRATCH"' EXIT
 
-# ---- unit tests of the edit applier and the atomic writer ----------------------------
-mkdir -p "$SCRATCH/unit"
-while read -r verdict name rest; do
-	case $verdict in
-	PASS) pass "unit/$name" ;;
-	FAIL) fail "unit/$name" "$rest" ;;
-	esac
-done < <("$T/unit_edits" "$SCRATCH/unit" 2>&1)
+# ---- unit tests: edit applier, atomic writer, rewrite plan and its output -----------
+for unit in unit_edits unit_plan; do
+	mkdir -p "$SCRATCH/$unit"
+	while read -r verdict name rest; do
+		case $verdict in
+		PASS) pass "$unit/$name" ;;
+		FAIL) fail "$unit/$name" "$rest" ;;
+		esac
+	done < <("$T/$unit" "$SCRATCH/$unit" 2>&1)
+done
 
 # ---- the unified diff round-trips through patch -p1 and git apply -p1 ----------------
 udiff_roundtrip() {
