@@ -306,9 +306,12 @@ static int run_spatch(struct mig *m, const char *spatch, const char *cocci,
 	for (tok = strtok_r(optcopy, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save))
 		strlist_push(&av, tok);
 	if (macros) {
-		strlist_push(&av, "--macro-file-builtins");
+		strlist_push(&av, "--macro-file");
 		strlist_push(&av, macros);
 	}
+	/* coccicheck's MODE=patch: the patches' "virtual patch" rules */
+	strlist_push(&av, "-D");
+	strlist_push(&av, "patch");
 	strlist_push(&av, "--in-place");
 	strlist_push(&av, "--very-quiet");
 	strlist_push(&av, "--timeout");

@@ -228,10 +228,28 @@ int cocci_files(const char *dir, struct bm_strlist *files, struct bm_strlist *op
 
 char *cocci_macro_file(const char *dir)
 {
-	char *p = xasprintf("%s/macros.h", dir);
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char *best = NULL;
 
-	if (access(p, R_OK) == 0)
+	if (!d)
+		return NULL;
+	/* the macro file that helps spatch parse legacy code: the (first) *.h there */
+	while ((e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+
+		if (n > 2 && !strcmp(e->d_name + n - 2, ".h") &&
+		    (!best || strcmp(e->d_name, best) < 0)) {
+			free(best);
+			best = xstrdup(e->d_name);
+		}
+	}
+	closedir(d);
+	if (best) {
+		char *p = xasprintf("%s/%s", dir, best);
+
+		free(best);
 		return p;
-	free(p);
+	}
 	return NULL;
 }

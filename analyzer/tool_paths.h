@@ -23,7 +23,7 @@ char *find_cocci_dir(const char *given, char *err, size_t errlen);
 int cocci_files(const char *dir, struct bm_strlist *files, struct bm_strlist *options,
 		char *err, size_t errlen);
 
-/* A macro file shipped beside the patches (DIR/macros.h), or NULL. malloc'd. */
+/* The macro file shipped beside the patches (the first header file in DIR), or NULL. malloc'd. */
 char *cocci_macro_file(const char *dir);
 
 #endif
