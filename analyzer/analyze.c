@@ -1,11 +1,173 @@
-/* analyze.c - placeholder, replaced by the real driver next */
-#include "util.h"
-int bm_analyze(struct bm_run *run, char *const *paths, size_t npaths)
+/*
+ * analyze.c - one analysis run from paths to classified sites: walk the
+ * paths, read and prefilter each file, parse the candidates (parse.c),
+ * collect functions and registrations (facts.c), resolve the lock context
+ * across functions (lockctx.c, callgraph.c), classify and rewrite every
+ * site (classify.c, wrappers.c), or check converted code (verify.c).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "analysis.h"
+
+int walk_paths(struct bm_run *run, char *const *paths, size_t npaths);
+
+static void ctx_free(struct ctx *cx)
 {
-	(void)run; (void)paths; (void)npaths;
+	for (size_t i = 0; i < cx->nfuncs; i++) {
+		struct func *f = &cx->funcs[i];
+
+		ast_free_func(f);
+		free(f->name);
+		free(f->usr);
+		free(f->role_evidence);
+		free(f->addr_evidence);
+		free(f->entry_evidence);
+		for (int k = 0; k < f->nparams; k++) {
+			free(f->param_usr[k]);
+			free(f->param_name[k]);
+		}
+		free(f->param_usr);
+		free(f->param_name);
+	}
+	free(cx->funcs);
+	for (size_t i = 0; i < cx->ncalls; i++) {
+		free(cx->calls[i].callee_name);
+		free(cx->calls[i].callee_usr);
+	}
+	free(cx->calls);
+	for (size_t i = 0; i < cx->ntus; i++) {
+		struct tunit *t = &cx->tus[i];
+
+		if (t->tu)
+			clang_disposeTranslationUnit(t->tu);
+		free(t->src);
+		free(t->clean);
+		free(t->err_offsets);
+		bm_hits_free(t->hits, t->nhits);
+	}
+	free(cx->tus);
+	strlist_free(&cx->queue_locks);
+	free(cx->partner);
+	free(cx->wfunc);
+	free(cx->wparam);
+}
+
+static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, bool verify)
+{
+	struct ctx cx = { 0 };
+	struct parse_env *env;
+	CXIndex idx;
+	size_t *cand, ncand = 0;
+	struct tunit *pre;
+
+	cx.run = run;
+	walk_paths(run, paths, npaths);
+	if (!run->nfiles) {
+		fprintf(stderr, "blkmig: nothing to %s: no C files under the given paths\n",
+			run->command);
+		return -1;
+	}
+	/* read + prefilter */
+	pre = xcalloc(run->nfiles, sizeof(*pre));
+	cand = xcalloc(run->nfiles, sizeof(*cand));
+	for (size_t i = 0; i < run->nfiles; i++) {
+		struct bm_file *f = &run->files[i];
+		struct tunit *t = &pre[i];
+
+		t->path = f->path;
+		t->file_index = i;
+		t->src = read_file(f->path, &t->len);
+		if (!t->src) {
+			fprintf(stderr, "blkmig: cannot read %s: %s\n", f->path, strerror(errno));
+			f->status = BM_PARSE_FAILED;
+			f->reason = xasprintf("cannot read: %s", strerror(errno));
+			run->io_errors++;
+			continue;
+		}
+		if (bm_looks_binary(t->src, t->len)) {
+			if (!run->opt.quiet)
+				fprintf(stderr, "blkmig: %s: binary data, not C source; skipped\n",
+					f->path);
+			f->status = BM_PARSE_FAILED;
+			f->reason = xstrdup("binary data, not C source");
+			continue;
+		}
+		t->nhits = bm_prefilter(t->src, t->len, &t->hits);
+		bool want = false;
+
+		for (size_t h = 0; h < t->nhits; h++)
+			want |= t->hits[h].call;
+		if (verify && memmem(t->src, t->len, "blk_end_request", 15))
+			want = true;
+		if (!want) {
+			f->status = BM_PARSE_SKIPPED;
+			f->reason = xstrdup(verify ? "no completion call (prefilter)" :
+						     "no legacy completion call (prefilter)");
+			continue;
+		}
+		t->clean = bm_blank_comments(t->src, t->len);
+		cand[ncand++] = i;
+	}
+	env = parse_env_new(run);
+	if (!env) {
+		for (size_t i = 0; i < run->nfiles; i++) {
+			free(pre[i].src);
+			free(pre[i].clean);
+			bm_hits_free(pre[i].hits, pre[i].nhits);
+		}
+		free(pre);
+		free(cand);
+		return -1;
+	}
+	idx = clang_createIndex(0, 0);
+	cx.tus = xcalloc(ncand ? ncand : 1, sizeof(*cx.tus));
+	cx.ntus = ncand;
+	if (ncand)
+		parse_files(env, idx, cand, ncand, cx.tus);
+	for (size_t k = 0; k < ncand; k++) {
+		struct tunit *t = &cx.tus[k], *p = &pre[cand[k]];
+
+		t->file_index = cand[k];
+		t->path = run->files[cand[k]].path;
+		t->src = p->src;
+		t->len = p->len;
+		t->clean = p->clean;
+		t->hits = p->hits;
+		t->nhits = p->nhits;
+		p->src = p->clean = NULL;
+		p->hits = NULL;
+		p->nhits = 0;
+	}
+	for (size_t i = 0; i < run->nfiles; i++) {
+		free(pre[i].src);
+		free(pre[i].clean);
+		bm_hits_free(pre[i].hits, pre[i].nhits);
+	}
+	free(pre);
+	free(cand);
+
+	facts_collect(&cx);
+	callgraph_resolve(&cx);
+	classify_all(&cx);
+	if (verify)
+		verify_all(&cx);
+	for (size_t i = 0; i < run->nsites; i++)
+		for (size_t k = 0; k < run->nfiles; k++)
+			if (!strcmp(run->files[k].path, run->sites[i].file))
+				run->files[k].nsites++;
+	ctx_free(&cx);
+	clang_disposeIndex(idx);
+	parse_env_free(env);
 	return 0;
 }
+
+int bm_analyze(struct bm_run *run, char *const *paths, size_t npaths)
+{
+	return run_analysis(run, paths, npaths, false);
+}
+
 int bm_verify(struct bm_run *run, char *const *paths, size_t npaths)
 {
-	return bm_analyze(run, paths, npaths);
+	return run_analysis(run, paths, npaths, true);
 }

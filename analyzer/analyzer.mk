@@ -15,7 +15,7 @@ ANALYZER_SRCS := $(wildcard $(TOP)/analyzer/*.c)
 ANALYZER_OBJS := $(patsubst $(TOP)/analyzer/%.c,$(BUILD)/analyzer/%.o,$(ANALYZER_SRCS)) \
 	$(BUILD)/analyzer/model_blob.o
 ANALYZER_HDRS := $(wildcard $(TOP)/analyzer/*.h)
-ANALYZER_MODEL := $(sort $(wildcard $(TOP)/analyzer/model/*.h))
+ANALYZER_MODEL := $(sort $(wildcard $(TOP)/analyzer/model/*.h)) $(TOP)/analyzer/model/headers.list
 
 all: $(BUILD)/blkmig
 

@@ -1,0 +1,164 @@
+/*
+ * analysis.h - internal data of one analysis run: the parsed translation
+ * units, every function definition as a flat node tree (libclang has no
+ * parent links for statements), the calls between functions, and the lock
+ * states the analyses compute.  Not part of the public interface (site.h).
+ */
+#ifndef BLKMIG_ANALYSIS_H
+#define BLKMIG_ANALYSIS_H
+
+#include <clang-c/Index.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "util.h"
+
+/* A legacy name found by the lexer (prefilter.c). */
+struct bm_hit {
+	size_t offset, end;
+	unsigned line, column;
+	char *name;
+	int call;      /* followed by '(' and not a declaration or member */
+	int in_define; /* inside a preprocessor directive (macro body) */
+};
+
+int bm_is_legacy_name(const char *s, size_t n);
+size_t bm_prefilter(const char *s, size_t len, struct bm_hit **out);
+void bm_hits_free(struct bm_hit *h, size_t n);
+int bm_looks_binary(const char *s, size_t len);
+char *bm_blank_comments(const char *s, size_t len);
+
+/* Lock state at a program point.  ENTRY: whatever holds on function entry. */
+enum lk { LK_BOTTOM = 0, LK_HELD, LK_NOT, LK_ENTRY, LK_UNKNOWN };
+
+struct tunit {
+	size_t file_index; /* into run->files */
+	const char *path;
+	CXTranslationUnit tu;
+	CXFile cxfile;
+	char *src;
+	size_t len;
+	size_t *err_offsets;
+	size_t nerr;
+	struct bm_hit *hits;
+	size_t nhits;
+	char *clean; /* src with comments and literals blanked (same offsets) */
+};
+
+struct node {
+	CXCursor c;
+	enum CXCursorKind kind;
+	int parent, first, next; /* node indices, -1 for none */
+	size_t start, end;	 /* byte range in the main file */
+	bool macro;		 /* comes from a macro expansion */
+	/* lock analysis results for calls */
+	enum lk lock;
+	size_t lock_ev_offset; /* where the state was set (0 = entry) */
+	const char *lock_ev_call;
+};
+
+enum role { ROLE_NONE = 0, ROLE_REQUEST_FN, ROLE_ASYNC };
+
+struct func {
+	size_t tu;
+	char *name, *usr;
+	bool is_static;
+	CXCursor cursor;
+	size_t start, end;
+	struct node *nodes;
+	int nnodes;
+	int body;
+	bool has_errors;
+	enum role role;
+	char *role_evidence;
+	bool addr_taken; /* used as a value we cannot follow */
+	char *addr_evidence;
+	enum lk entry;
+	char *entry_evidence;
+	int nparams;
+	char **param_usr;
+	char **param_name;
+};
+
+struct call {
+	size_t func; /* caller */
+	int node;
+	char *callee_usr;
+	char *callee_name;
+};
+
+struct ctx {
+	struct bm_run *run;
+	struct tunit *tus;
+	size_t ntus;
+	struct func *funcs;
+	size_t nfuncs, funcs_cap;
+	struct call *calls;
+	size_t ncalls, calls_cap;
+	struct bm_strlist queue_locks; /* lock identities given to blk_init_queue */
+	/* per site (index into run->sites): partner site of a first/last pair
+	 * (-1 none) and, for wrapper sites, the wrapper function and parameter */
+	long *partner;
+	long *wfunc;
+	int *wparam;
+	size_t site_cap;
+};
+
+/* classify.c: append a site for call node n of f; returns its index */
+size_t site_new(struct ctx *cx, struct func *f, int n, const char *callee);
+void site_manual(struct ctx *cx, size_t si, const char *code, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* ---- ast.c: node trees and source helpers -------------------------------- */
+void ast_build_func(struct ctx *cx, size_t tu, CXCursor fn, struct func *f);
+void ast_free_func(struct func *f);
+size_t loc_offset(CXSourceLocation loc, CXFile *file);
+bool cursor_range(struct tunit *t, CXCursor c, size_t *start, size_t *end, bool *macro);
+char *node_text(struct tunit *t, const struct node *n);
+char *range_text(struct tunit *t, size_t start, size_t end);
+int node_child(const struct func *f, int n, int k); /* k-th child or -1 */
+int node_nchildren(const struct func *f, int n);
+int node_strip(const struct func *f, int n);	    /* through parens/implicit */
+int node_strip_casts(const struct func *f, int n); /* also explicit casts */
+char *node_callee(const struct func *f, int n);	    /* callee name of a call */
+int call_arg(const struct func *f, int call, int k);
+int call_nargs(const struct func *f, int call);
+char *unary_op(struct tunit *t, const struct func *f, int n);
+char *binary_op(struct tunit *t, const struct func *f, int n);
+char *cursor_usr(CXCursor c);
+char *ref_usr(const struct func *f, int n);	/* USR of what a DeclRefExpr names */
+char *lock_identity(struct tunit *t, const struct func *f, int n);
+char *lock_identity_text(const char *s);
+unsigned offset_line(const struct tunit *t, size_t off, unsigned *col);
+bool node_within(const struct func *f, int n, int ancestor);
+int enclosing_stmt(const struct func *f, int n); /* the statement holding n */
+bool is_stmt_kind(enum CXCursorKind k);
+bool range_has_error(const struct tunit *t, size_t start, size_t end);
+
+/* ---- facts.c: functions, calls, registrations ---------------------------- */
+void facts_collect(struct ctx *cx);
+struct func *func_by_usr(struct ctx *cx, const char *usr);
+struct func *func_by_name(struct ctx *cx, const char *name, size_t tu);
+/* split the argument list of the call whose '(' is at open: arg k range */
+bool text_call_arg(const char *s, size_t len, size_t open, int k, size_t *a, size_t *b);
+
+/* ---- lockctx.c / callgraph.c --------------------------------------------- */
+bool is_lock_call(const char *name, int *acquire);
+void lockctx_func(struct ctx *cx, struct func *f);
+void callgraph_resolve(struct ctx *cx);
+/* state at node n of f, with ENTRY resolved; evidence into *ev */
+enum bm_lock_state lock_at(struct ctx *cx, struct func *f, int n, struct bm_strlist *ev);
+
+/* ---- classify.c / verify.c ----------------------------------------------- */
+void classify_all(struct ctx *cx);
+void verify_all(struct ctx *cx);
+
+/* ---- parse.c ------------------------------------------------------------- */
+struct parse_env;
+struct parse_env *parse_env_new(struct bm_run *run);
+void parse_env_free(struct parse_env *env);
+/* Parse files[] (indices into run->files) into tus; failed files get status. */
+size_t parse_files(struct parse_env *env, CXIndex idx, size_t *files, size_t nfiles,
+		   struct tunit *tus);
+
+#endif

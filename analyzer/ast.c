@@ -1,0 +1,325 @@
+/*
+ * ast.c - a flat copy of each function body's cursor tree with parent links
+ * and byte ranges (libclang gives neither parents for statements nor
+ * offsets directly), plus the source-text helpers the analyses share.
+ */
+#include <ctype.h>
+#include <string.h>
+
+#include "analysis.h"
+
+size_t loc_offset(CXSourceLocation loc, CXFile *file)
+{
+	unsigned line, col, off;
+
+	clang_getExpansionLocation(loc, file, &line, &col, &off);
+	return off;
+}
+
+bool cursor_range(struct tunit *t, CXCursor c, size_t *start, size_t *end, bool *macro)
+{
+	CXSourceRange r = clang_getCursorExtent(c);
+	CXSourceLocation b = clang_getRangeStart(r), e = clang_getRangeEnd(r);
+	CXFile fb = NULL, fe = NULL, sf = NULL;
+	unsigned line, col, soff;
+
+	*start = loc_offset(b, &fb);
+	*end = loc_offset(e, &fe);
+	clang_getSpellingLocation(b, &sf, &line, &col, &soff);
+	*macro = !sf || !fb || !clang_File_isEqual(sf, fb) || soff != *start;
+	clang_getSpellingLocation(e, &sf, &line, &col, &soff);
+	if (!sf || !fe || !clang_File_isEqual(sf, fe) || soff != *end)
+		*macro = true;
+	if (!fb || !t->cxfile || !clang_File_isEqual(fb, t->cxfile))
+		return false;
+	if (*end < *start || *end > t->len)
+		*end = *start;
+	return true;
+}
+
+struct build_state {
+	struct ctx *cx;
+	struct tunit *t;
+	struct func *f;
+	int cap;
+	int parent;
+	int last_child;
+};
+
+static enum CXChildVisitResult build_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+	struct build_state *bs = d;
+	struct func *f = bs->f;
+	int idx, saved_parent = bs->parent, saved_last = bs->last_child;
+	struct node *n;
+
+	(void)parent;
+	if (f->nnodes >= bs->cap) {
+		bs->cap = bs->cap ? bs->cap * 2 : 256;
+		f->nodes = xrealloc(f->nodes, (size_t)bs->cap * sizeof(*f->nodes));
+	}
+	idx = f->nnodes++;
+	n = &f->nodes[idx];
+	memset(n, 0, sizeof(*n));
+	n->c = c;
+	n->kind = clang_getCursorKind(c);
+	n->parent = bs->parent;
+	n->first = n->next = -1;
+	if (!cursor_range(bs->t, c, &n->start, &n->end, &n->macro))
+		n->start = n->end = 0;
+	if (bs->parent >= 0) {
+		if (bs->last_child >= 0)
+			f->nodes[bs->last_child].next = idx;
+		else
+			f->nodes[bs->parent].first = idx;
+	}
+	bs->parent = idx;
+	bs->last_child = -1;
+	clang_visitChildren(c, build_visit, bs);
+	bs->parent = saved_parent;
+	bs->last_child = idx;
+	(void)saved_last;
+	return CXChildVisit_Continue;
+}
+
+void ast_build_func(struct ctx *cx, size_t tu, CXCursor fn, struct func *f)
+{
+	struct build_state bs = { cx, &cx->tus[tu], f, 0, -1, -1 };
+
+	f->nodes = NULL;
+	f->nnodes = 0;
+	f->body = -1;
+	/* root node: the function itself */
+	build_visit(fn, clang_getNullCursor(), &bs);
+	for (int k = f->nodes[0].first; k >= 0; k = f->nodes[k].next)
+		if (f->nodes[k].kind == CXCursor_CompoundStmt)
+			f->body = k;
+}
+
+void ast_free_func(struct func *f)
+{
+	free(f->nodes);
+	f->nodes = NULL;
+}
+
+char *range_text(struct tunit *t, size_t start, size_t end)
+{
+	if (end > t->len || start > end)
+		return xstrdup("");
+	return xstrndup(t->src + start, end - start);
+}
+
+char *node_text(struct tunit *t, const struct node *n)
+{
+	return range_text(t, n->start, n->end);
+}
+
+int node_child(const struct func *f, int n, int k)
+{
+	int c = f->nodes[n].first;
+
+	while (c >= 0 && k-- > 0)
+		c = f->nodes[c].next;
+	return c;
+}
+
+int node_nchildren(const struct func *f, int n)
+{
+	int k = 0;
+
+	for (int c = f->nodes[n].first; c >= 0; c = f->nodes[c].next)
+		k++;
+	return k;
+}
+
+int node_strip(const struct func *f, int n)
+{
+	while (n >= 0 && (f->nodes[n].kind == CXCursor_UnexposedExpr ||
+			  f->nodes[n].kind == CXCursor_ParenExpr) &&
+	       node_nchildren(f, n) == 1)
+		n = f->nodes[n].first;
+	return n;
+}
+
+int node_strip_casts(const struct func *f, int n)
+{
+	n = node_strip(f, n);
+	while (n >= 0 && f->nodes[n].kind == CXCursor_CStyleCastExpr) {
+		int c = -1;
+
+		for (int k = f->nodes[n].first; k >= 0; k = f->nodes[k].next)
+			c = k; /* the operand is the last child (after a type ref) */
+		n = node_strip(f, c);
+	}
+	return n;
+}
+
+char *node_callee(const struct func *f, int n)
+{
+	CXString s = clang_getCursorSpelling(f->nodes[n].c);
+	char *r = xstrdup(clang_getCString(s));
+
+	clang_disposeString(s);
+	return r;
+}
+
+int call_nargs(const struct func *f, int call)
+{
+	int n = clang_Cursor_getNumArguments(f->nodes[call].c);
+
+	return n < 0 ? 0 : n;
+}
+
+/* Arguments are the children after the callee expression. */
+int call_arg(const struct func *f, int call, int k)
+{
+	int nargs = call_nargs(f, call);
+	int nch = node_nchildren(f, call);
+
+	if (k >= nargs || nch < nargs)
+		return -1;
+	return node_child(f, call, nch - nargs + k);
+}
+
+static char *trimmed(const char *s, size_t n)
+{
+	while (n && isspace((unsigned char)*s)) {
+		s++;
+		n--;
+	}
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	return xstrndup(s, n);
+}
+
+char *unary_op(struct tunit *t, const struct func *f, int n)
+{
+	const struct node *u = &f->nodes[n];
+	int c = u->first;
+
+	if (c < 0 || u->start > f->nodes[c].start)
+		return xstrdup("");
+	if (f->nodes[c].start == u->start) /* postfix */
+		return trimmed(t->src + f->nodes[c].end, u->end - f->nodes[c].end);
+	return trimmed(t->src + u->start, f->nodes[c].start - u->start);
+}
+
+char *binary_op(struct tunit *t, const struct func *f, int n)
+{
+	int a = node_child(f, n, 0), b = node_child(f, n, 1);
+
+	if (a < 0 || b < 0 || f->nodes[a].end > f->nodes[b].start)
+		return xstrdup("");
+	return trimmed(t->src + f->nodes[a].end, f->nodes[b].start - f->nodes[a].end);
+}
+
+char *cursor_usr(CXCursor c)
+{
+	CXString s = clang_getCursorUSR(c);
+	char *r = xstrdup(clang_getCString(s));
+
+	clang_disposeString(s);
+	return r;
+}
+
+char *ref_usr(const struct func *f, int n)
+{
+	CXCursor r = clang_getCursorReferenced(f->nodes[n].c);
+
+	if (clang_Cursor_isNull(r))
+		return xstrdup("");
+	return cursor_usr(r);
+}
+
+/* The identity of a spinlock expression, from its text. */
+char *lock_identity_text(const char *s)
+{
+	char buf[256];
+	size_t n = 0;
+	const char *last;
+
+	for (; *s && n + 1 < sizeof(buf); s++)
+		if (!isspace((unsigned char)*s) && *s != '(' && *s != ')' && *s != '&')
+			buf[n++] = *s;
+	buf[n] = '\0';
+	last = NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (buf[i] == '.')
+			last = buf + i + 1;
+		else if (buf[i] == '-' && buf[i + 1] == '>')
+			last = buf + i + 2;
+	}
+	if (last && !strcmp(last, "queue_lock"))
+		return xstrdup("QUEUE_LOCK");
+	if (last)
+		return xasprintf("field:%s", last);
+	return xasprintf("var:%s", buf);
+}
+
+char *lock_identity(struct tunit *t, const struct func *f, int n)
+{
+	char *txt = node_text(t, &f->nodes[n]);
+	char *r = lock_identity_text(txt);
+
+	free(txt);
+	return r;
+}
+
+unsigned offset_line(const struct tunit *t, size_t off, unsigned *col)
+{
+	unsigned line = 1;
+	size_t ls = 0;
+
+	for (size_t i = 0; i < off && i < t->len; i++)
+		if (t->src[i] == '\n') {
+			line++;
+			ls = i + 1;
+		}
+	if (col)
+		*col = (unsigned)(off - ls) + 1;
+	return line;
+}
+
+bool node_within(const struct func *f, int n, int ancestor)
+{
+	for (; n >= 0; n = f->nodes[n].parent)
+		if (n == ancestor)
+			return true;
+	return false;
+}
+
+bool is_stmt_kind(enum CXCursorKind k)
+{
+	return (k >= CXCursor_FirstStmt && k <= CXCursor_LastStmt) || k == CXCursor_CallExpr ||
+	       (k >= CXCursor_FirstExpr && k <= CXCursor_LastExpr);
+}
+
+/* The statement (child of a compound, if/loop body, or label) holding n. */
+int enclosing_stmt(const struct func *f, int n)
+{
+	while (n >= 0) {
+		int p = f->nodes[n].parent;
+
+		if (p < 0)
+			return -1;
+		enum CXCursorKind pk = f->nodes[p].kind;
+
+		if (pk == CXCursor_CompoundStmt || pk == CXCursor_LabelStmt ||
+		    pk == CXCursor_CaseStmt || pk == CXCursor_DefaultStmt)
+			return n;
+		if ((pk == CXCursor_IfStmt || pk == CXCursor_WhileStmt || pk == CXCursor_ForStmt ||
+		     pk == CXCursor_DoStmt) &&
+		    n != node_child(f, p, 0))
+			return n;
+		n = p;
+	}
+	return -1;
+}
+
+bool range_has_error(const struct tunit *t, size_t start, size_t end)
+{
+	for (size_t i = 0; i < t->nerr; i++)
+		if (t->err_offsets[i] >= start && t->err_offsets[i] <= end)
+			return true;
+	return false;
+}

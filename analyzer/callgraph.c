@@ -1,0 +1,149 @@
+/*
+ * callgraph.c - the queue lock on function entry, across all functions of
+ * the run.  A registered request_fn (or end_io callback) starts with it; an
+ * interrupt handler, timer, tasklet or work function starts without it; any
+ * other function takes the state of its callers at the call sites (a
+ * fixpoint, since callers may themselves depend on their entry).  A
+ * function whose address escapes, or that has no caller in the run, is
+ * unknown.
+ */
+#include <string.h>
+
+#include "analysis.h"
+
+static struct func *callee_of(struct ctx *cx, struct call *c)
+{
+	struct func *f = func_by_usr(cx, c->callee_usr);
+
+	if (!f)
+		f = func_by_name(cx, c->callee_name, cx->funcs[c->func].tu);
+	return f;
+}
+
+static enum lk call_state(struct ctx *cx, struct call *c)
+{
+	struct func *caller = &cx->funcs[c->func];
+	enum lk v = caller->nodes[c->node].lock;
+
+	return v == LK_ENTRY ? caller->entry : v;
+}
+
+void callgraph_resolve(struct ctx *cx)
+{
+	bool changed = true;
+
+	for (size_t i = 0; i < cx->nfuncs; i++) {
+		struct func *f = &cx->funcs[i];
+
+		lockctx_func(cx, f);
+		f->entry = f->role == ROLE_REQUEST_FN ? LK_HELD :
+			   f->role == ROLE_ASYNC      ? LK_NOT :
+			   f->addr_taken	      ? LK_UNKNOWN :
+							LK_BOTTOM;
+	}
+	for (int iter = 0; changed && iter < 100; iter++) {
+		changed = false;
+		for (size_t i = 0; i < cx->nfuncs; i++) {
+			struct func *f = &cx->funcs[i];
+			enum lk v = LK_BOTTOM;
+
+			if (f->role != ROLE_NONE || f->addr_taken)
+				continue;
+			for (size_t k = 0; k < cx->ncalls; k++) {
+				struct call *c = &cx->calls[k];
+				enum lk cv;
+
+				if (callee_of(cx, c) != f)
+					continue;
+				cv = call_state(cx, c);
+				if (cv == LK_BOTTOM)
+					continue;
+				if (v == LK_BOTTOM)
+					v = cv;
+				else if (v != cv)
+					v = LK_UNKNOWN;
+			}
+			if (v != f->entry) {
+				f->entry = v;
+				changed = true;
+			}
+		}
+	}
+	/* evidence */
+	for (size_t i = 0; i < cx->nfuncs; i++) {
+		struct func *f = &cx->funcs[i];
+		unsigned held = 0, not = 0, unk = 0;
+		char *first_held = NULL, *first_not = NULL;
+
+		if (f->entry == LK_BOTTOM)
+			f->entry = LK_UNKNOWN;
+		if (f->role != ROLE_NONE) {
+			f->entry_evidence = xstrdup(f->role_evidence);
+			continue;
+		}
+		if (f->addr_taken) {
+			f->entry_evidence = xasprintf("%s has callers blkmig cannot see: %s", f->name,
+						      f->addr_evidence);
+			continue;
+		}
+		for (size_t k = 0; k < cx->ncalls; k++) {
+			struct call *c = &cx->calls[k];
+			struct func *caller = &cx->funcs[c->func];
+			enum lk cv;
+
+			if (callee_of(cx, c) != f)
+				continue;
+			cv = call_state(cx, c);
+			char *where = xasprintf("%s at %s:%u", caller->name, cx->tus[caller->tu].path,
+						offset_line(&cx->tus[caller->tu],
+							    caller->nodes[c->node].start, NULL));
+
+			if (cv == LK_HELD && !first_held)
+				first_held = where;
+			else if (cv == LK_NOT && !first_not)
+				first_not = where;
+			else
+				free(where);
+			held += cv == LK_HELD;
+			not += cv == LK_NOT;
+			unk += cv != LK_HELD && cv != LK_NOT;
+		}
+		if (!held && !not && !unk)
+			f->entry_evidence = xasprintf("%s has no caller in the analysed files", f->name);
+		else if (f->entry == LK_HELD)
+			f->entry_evidence = xasprintf("all %u caller(s) of %s hold it (e.g. %s)", held,
+						      f->name, first_held);
+		else if (f->entry == LK_NOT)
+			f->entry_evidence = xasprintf("none of the %u caller(s) of %s holds it (e.g. %s)",
+						      not, f->name, first_not);
+		else if (held && not)
+			f->entry_evidence = xasprintf("callers of %s disagree: held in %s, not in %s",
+						      f->name, first_held, first_not);
+		else
+			f->entry_evidence = xasprintf("the lock context of %u caller(s) of %s is unknown",
+						      unk, f->name);
+		free(first_held);
+		free(first_not);
+	}
+}
+
+enum bm_lock_state lock_at(struct ctx *cx, struct func *f, int n, struct bm_strlist *ev)
+{
+	struct node *nd = &f->nodes[n];
+	struct tunit *t = &cx->tus[f->tu];
+	enum lk v = nd->lock;
+
+	if (v == LK_ENTRY) {
+		if (ev && f->entry_evidence)
+			strlist_push(ev, f->entry_evidence);
+		v = f->entry;
+	} else if (v == LK_HELD || v == LK_NOT) {
+		if (ev)
+			strlist_push_owned(ev, xasprintf("%s at %s:%u", nd->lock_ev_call ? nd->lock_ev_call : "lock operation",
+							 t->path, offset_line(t, nd->lock_ev_offset, NULL)));
+	} else if (ev) {
+		strlist_push_owned(ev, xasprintf("the lock state differs between the paths reaching %s:%u",
+						 t->path, offset_line(t, nd->start, NULL)));
+	}
+	return v == LK_HELD ? BM_LOCK_HELD : v == LK_NOT ? BM_LOCK_NOT_HELD : BM_LOCK_UNKNOWN;
+}

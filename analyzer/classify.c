@@ -1,0 +1,1113 @@
+/*
+ * classify.c - every legacy call of a function is matched against the
+ * conversion catalogue (issue 2, items 1-12), given a lock variant from the
+ * lock analysis, E(uptodate) and the byte count, and either an exact
+ * rewrite (text edits) or a manual verdict with a reason code.
+ *
+ * Shapes of a data completion F = end_that_request_first/chunk and its
+ * end_that_request_last L (same request, later in the same function):
+ *   IF_NOT  if (!F) { [work] [lock] [housekeeping] L; [unlock] [post] }
+ *   EARLY   if (F) return ...; [stmts] L;
+ *   SEQ     F; [stmts] L;                        (whole request only)
+ *   VAR     ret = F; ... if (!ret) { ... L; ... }
+ *   LOOP    while (F); [stmts] L;
+ * Housekeeping (add_disk_randomness, blkdev_dequeue_request,
+ * blk_queue_end_tag) goes; a queue lock taken only around L goes with it
+ * and selects blk_end_request; other work before L becomes a
+ * blk_end_request_callback callback when it only uses the request and
+ * globals.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "rewrite.h"
+
+static bool is_first(const char *n)
+{
+	return !strcmp(n, "end_that_request_first") || !strcmp(n, "end_that_request_chunk");
+}
+
+static bool is_end_request(const char *n)
+{
+	return !strcmp(n, "end_request") || !strcmp(n, "end_queued_request") ||
+	       !strcmp(n, "end_dequeued_request");
+}
+
+static void ensure_side(struct ctx *cx, size_t n)
+{
+	if (n < cx->site_cap)
+		return;
+	size_t old = cx->site_cap;
+
+	cx->site_cap = (n + 1) * 2;
+	cx->partner = xrealloc(cx->partner, cx->site_cap * sizeof(long));
+	cx->wfunc = xrealloc(cx->wfunc, cx->site_cap * sizeof(long));
+	cx->wparam = xrealloc(cx->wparam, cx->site_cap * sizeof(int));
+	for (size_t i = old; i < cx->site_cap; i++) {
+		cx->partner[i] = -1;
+		cx->wfunc[i] = -1;
+		cx->wparam[i] = -1;
+	}
+}
+
+static size_t site_alloc(struct ctx *cx)
+{
+	struct bm_run *run = cx->run;
+
+	grow((void **)&run->sites, &run->sites_cap, run->nsites, sizeof(*run->sites));
+	memset(&run->sites[run->nsites], 0, sizeof(*run->sites));
+	ensure_side(cx, run->nsites);
+	return run->nsites++;
+}
+
+size_t site_new(struct ctx *cx, struct func *f, int n, const char *callee)
+{
+	struct tunit *t = &cx->tus[f->tu];
+	size_t si = site_alloc(cx);
+	struct bm_site *s = &cx->run->sites[si];
+	CXCursor ref = clang_getCursorReferenced(f->nodes[n].c);
+
+	s->file = xstrdup(t->path);
+	s->offset = f->nodes[n].start;
+	s->end_offset = f->nodes[n].end;
+	s->line = offset_line(t, s->offset, &s->column);
+	s->end_line = offset_line(t, s->end_offset, &s->end_column);
+	s->function = xstrdup(f->name);
+	s->call = xstrdup(callee);
+	s->pattern = BM_PAT_UNCLASSIFIED;
+	s->confidence = "high";
+	s->typed = !f->has_errors && !clang_Cursor_isNull(ref);
+	s->replacement = xstrdup("");
+	return si;
+}
+
+void site_manual(struct ctx *cx, size_t si, const char *code, const char *fmt, ...)
+{
+	struct bm_site *s = &cx->run->sites[si];
+	va_list ap;
+	char *txt;
+	int len;
+
+	va_start(ap, fmt);
+	len = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	txt = xmalloc((size_t)len + 1);
+	va_start(ap, fmt);
+	vsnprintf(txt, (size_t)len + 1, fmt, ap);
+	va_end(ap);
+	s->verdict = BM_MANUAL;
+	s->reason_code = code;
+	free(s->reason_text);
+	s->reason_text = txt;
+	for (size_t i = 0; i < s->nedits; i++) {
+		free(s->edits[i].file);
+		free(s->edits[i].text);
+	}
+	free(s->edits);
+	s->edits = NULL;
+	s->nedits = 0;
+	free(s->replacement);
+	s->replacement = xstrdup("");
+	if (cx->partner[si] >= 0) {
+		struct bm_site *p = &cx->run->sites[cx->partner[si]];
+
+		if (p->verdict != BM_MANUAL || !p->reason_code) {
+			p->verdict = BM_MANUAL;
+			p->reason_code = code;
+			free(p->reason_text);
+			p->reason_text = xasprintf("paired with %s at line %u: %s", s->call, s->line,
+						   txt);
+		}
+	}
+}
+
+/* parent of n, skipping parens and implicit nodes */
+static int up(const struct func *f, int n)
+{
+	int p = f->nodes[n].parent;
+
+	while (p >= 0 && (f->nodes[p].kind == CXCursor_UnexposedExpr ||
+			  f->nodes[p].kind == CXCursor_ParenExpr))
+		p = f->nodes[p].parent;
+	return p;
+}
+
+static const char *const housekeeping[] = { "add_disk_randomness", "blkdev_dequeue_request",
+					    "blk_queue_end_tag" };
+
+static bool stmt_is_housekeeping(struct tunit *t, const struct func *f, int st)
+{
+	size_t s = f->nodes[st].start, e = s;
+
+	while (e < t->len && (isalnum((unsigned char)t->src[e]) || t->src[e] == '_'))
+		e++;
+	for (size_t i = 0; i < sizeof(housekeeping) / sizeof(housekeeping[0]); i++)
+		if (strlen(housekeeping[i]) == e - s && !memcmp(t->src + s, housekeeping[i], e - s))
+			return true;
+	return false;
+}
+
+/* statements of a body: the children of a compound, or the body itself */
+static int body_stmts(const struct func *f, int body, int *out, int max)
+{
+	int n = 0;
+
+	if (f->nodes[body].kind != CXCursor_CompoundStmt) {
+		out[0] = body;
+		return 1;
+	}
+	for (int c = f->nodes[body].first; c >= 0 && n < max; c = f->nodes[c].next)
+		out[n++] = c;
+	return n;
+}
+
+/* which statement of list[] holds node n, or -1 */
+static int index_holding(const struct func *f, const int *list, int cnt, int n)
+{
+	for (int i = 0; i < cnt; i++)
+		if (node_within(f, n, list[i]))
+			return i;
+	return -1;
+}
+
+enum stmt_role { SR_KEEP = 0, SR_HOUSE, SR_LOCK, SR_UNLOCK, SR_LAST, SR_WORK };
+
+struct plan {
+	struct ctx *cx;
+	struct func *f;
+	struct tunit *t;
+	size_t si, li;	 /* site of F and of L */
+	int F, L;
+	char *rq;	 /* request expression text */
+	char *variant;	 /* chosen new call */
+	enum bm_lock_state lock;
+	bool pair;	 /* lock taken around L only */
+	int list[512];
+	enum stmt_role role[512];
+	int cnt;
+	int Lidx;
+	bool has_work, has_post, work_in_lock;
+};
+
+/*
+ * Classify list[from..] around L (at index Lidx): housekeeping, a lock
+ * pair around L, work before, statements after.  Returns false with a
+ * reason on a shape we do not convert.
+ */
+static bool scan_region(struct plan *p, int from, int to, const char **why)
+{
+	int acq = -1, rel = -1;
+
+	for (int i = from; i < to; i++) {
+		int st = p->list[i], a;
+
+		if (i == p->Lidx) {
+			p->role[i] = SR_LAST;
+			continue;
+		}
+		if (stmt_is_housekeeping(p->t, p->f, st)) {
+			p->role[i] = SR_HOUSE;
+		} else if (stmt_lock_op(p->cx, p->t, p->f->nodes[st].start, &a)) {
+			if (a && i < p->Lidx && acq < 0) {
+				acq = i;
+				p->role[i] = SR_LOCK;
+			} else if (!a && i > p->Lidx && acq >= 0 && rel < 0) {
+				rel = i;
+				p->role[i] = SR_UNLOCK;
+			} else {
+				*why = "the queue lock is taken or released in a way blkmig does not "
+				       "convert";
+				return false;
+			}
+		} else if (i < p->Lidx) {
+			p->role[i] = SR_WORK;
+		} else {
+			p->role[i] = SR_KEEP;
+		}
+	}
+	if ((acq >= 0) != (rel >= 0)) {
+		*why = "the queue lock is taken without a matching release around "
+		       "end_that_request_last";
+		return false;
+	}
+	p->pair = acq >= 0;
+	for (int i = from; i < to; i++) {
+		if (p->role[i] == SR_WORK) {
+			p->has_work = true;
+			if (acq >= 0 && i > acq)
+				p->work_in_lock = true;
+		}
+		if (p->role[i] == SR_KEEP) {
+			p->has_post = true;
+			if (rel >= 0 && i < rel)
+				p->work_in_lock = true;
+		}
+	}
+	return true;
+}
+
+/* Can the statement run in a callback taking only the request? */
+static bool movable(struct plan *p, int st, char **why)
+{
+	struct func *f = p->f;
+	char *rq_usr = NULL;
+	int rqn = node_strip(f, call_arg(f, p->F, 0));
+
+	if (rqn < 0 || f->nodes[rqn].kind != CXCursor_DeclRefExpr) {
+		*why = xasprintf("the request is '%s', not a plain variable", p->rq);
+		return false;
+	}
+	rq_usr = ref_usr(f, rqn);
+	for (int n = 0; n < f->nnodes; n++) {
+		if (!node_within(f, n, st))
+			continue;
+		enum CXCursorKind k = f->nodes[n].kind;
+
+		if (k == CXCursor_ReturnStmt || k == CXCursor_GotoStmt || k == CXCursor_BreakStmt ||
+		    k == CXCursor_ContinueStmt) {
+			*why = xstrdup("the work changes control flow");
+			free(rq_usr);
+			return false;
+		}
+		if (k != CXCursor_DeclRefExpr)
+			continue;
+		CXCursor r = clang_getCursorReferenced(f->nodes[n].c);
+		enum CXCursorKind rk = clang_getCursorKind(r);
+		char *u = cursor_usr(r);
+		bool local = rk == CXCursor_ParmDecl ||
+			     (rk == CXCursor_VarDecl &&
+			      clang_getCursorKind(clang_getCursorSemanticParent(r)) ==
+				      CXCursor_FunctionDecl &&
+			      clang_Cursor_getStorageClass(r) != CX_SC_Static);
+
+		if (local && strcmp(u, rq_usr)) {
+			CXString nm = clang_getCursorSpelling(r);
+
+			*why = xasprintf("the work uses the local '%s'", clang_getCString(nm));
+			clang_disposeString(nm);
+			free(u);
+			free(rq_usr);
+			return false;
+		}
+		free(u);
+	}
+	free(rq_usr);
+	return true;
+}
+
+static char *reindent(struct tunit *t, size_t a, size_t b, const char *from_indent)
+{
+	struct sbuf o = { 0 };
+	char *txt = range_text(t, a, b), *save = NULL;
+	size_t il = strlen(from_indent);
+
+	for (char *line = strtok_r(txt, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		const char *l = line;
+
+		if (!strncmp(l, from_indent, il))
+			l += il;
+		sbuf_printf(&o, "\t%s\n", l);
+	}
+	free(txt);
+	return sbuf_take(&o);
+}
+
+static unsigned callbacks_in(struct ctx *cx, const char *file, size_t fstart)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < cx->run->nsites; i++) {
+		struct bm_site *s = &cx->run->sites[i];
+
+		for (size_t k = 0; k < s->nedits; k++)
+			if (!strcmp(s->edits[k].file, file) && s->edits[k].start == fstart &&
+			    s->edits[k].start == s->edits[k].end)
+				n++;
+	}
+	return n;
+}
+
+static void set_new_call(struct bm_site *s, const char *variant, const char *rq, const char *err,
+			 const char *bytes, const char *cb)
+{
+	free(s->replacement);
+	if (cb)
+		s->replacement = xasprintf("%s(%s, %s, %s, %s)", variant, rq, err, bytes, cb);
+	else
+		s->replacement = xasprintf("%s(%s, %s, %s)", variant, rq, err, bytes);
+}
+
+static void fill_common(struct plan *p, struct uptodate *u, struct bytes *b)
+{
+	struct bm_site *s = &p->cx->run->sites[p->si];
+
+	s->uptodate_expr = xstrdup(u->expr ? u->expr : "");
+	s->uptodate_class = u->cls;
+	s->error_expr = xstrdup(u->error_expr ? u->error_expr : "");
+	s->bytes_expr = xstrdup(b->expr ? b->expr : "");
+	s->bytes_origin = xstrdup(b->origin ? b->origin : (b->why ? b->why : ""));
+	if (u->cls == BM_UT_WRAPPER) {
+		p->cx->wfunc[p->si] = (long)(p->f - p->cx->funcs);
+		p->cx->wparam[p->si] = u->param;
+	}
+}
+
+/* Lock variant for a completion whose data part starts at node F. */
+static bool choose_variant(struct plan *p, int F)
+{
+	struct bm_site *s = &p->cx->run->sites[p->si];
+	enum bm_lock_state l = lock_at(p->cx, p->f, F, &s->lock_evidence);
+
+	if (p->pair) {
+		if (l == BM_LOCK_HELD) {
+			site_manual(p->cx, p->si, "lock_unknown",
+				    "the queue lock is taken around end_that_request_last, but the "
+				    "analysis says it is already held at the data completion");
+			return false;
+		}
+		if (l == BM_LOCK_UNKNOWN)
+			s->confidence = "medium";
+		strlist_push_owned(&s->lock_evidence,
+				   xasprintf("the function takes the queue lock itself around "
+					     "end_that_request_last (line %u)",
+					     offset_line(p->t, p->f->nodes[p->L].start, NULL)));
+		s->lock = BM_LOCK_NOT_HELD;
+		p->lock = BM_LOCK_NOT_HELD;
+		p->variant = "blk_end_request";
+		return true;
+	}
+	s->lock = l;
+	p->lock = l;
+	if (l == BM_LOCK_UNKNOWN) {
+		site_manual(p->cx, p->si, "lock_unknown",
+			    "cannot tell whether the queue lock is held here (%s)",
+			    s->lock_evidence.n ? s->lock_evidence.v[s->lock_evidence.n - 1] : "");
+		return false;
+	}
+	if (p->L >= 0 && lock_at(p->cx, p->f, p->L, NULL) != l) {
+		site_manual(p->cx, p->si, "lock_unknown",
+			    "the lock state changes between the data completion and "
+			    "end_that_request_last");
+		return false;
+	}
+	if (l == BM_LOCK_NOT_HELD) {
+		s->confidence = "medium";
+		strlist_push(&s->lock_evidence,
+			     "the old code completed without the queue lock; blk_end_request takes "
+			     "it for the final step");
+	}
+	p->variant = l == BM_LOCK_HELD ? "__blk_end_request" : "blk_end_request";
+	return true;
+}
+
+static void classify_end_request(struct ctx *cx, struct func *f, int n, size_t si)
+{
+	struct tunit *t = &cx->tus[f->tu];
+	struct bm_site *s = &cx->run->sites[si];
+	int a0 = call_arg(f, n, 0), a1 = call_arg(f, n, 1);
+	struct uptodate u = { 0 };
+	struct bytes b = { 0 };
+	struct plan p = { 0 };
+	char *rq;
+
+	s->pattern = BM_PAT_END_REQUEST;
+	if (a0 < 0 || a1 < 0) {
+		site_manual(cx, si, "shape", "%s without two arguments", s->call);
+		return;
+	}
+	rq = node_text(t, &f->nodes[a0]);
+	uptodate_classify(cx, f, a1, &u);
+	b.expr = xasprintf(!strcmp(s->call, "end_request") ? "blk_rq_cur_bytes(%s)" :
+							     "blk_rq_bytes(%s)",
+			   rq);
+	b.origin = xstrdup(!strcmp(s->call, "end_request") ? "current segment" : "whole request");
+	p.cx = cx;
+	p.f = f;
+	p.t = t;
+	p.si = si;
+	p.F = n;
+	p.L = -1;
+	fill_common(&p, &u, &b);
+	if (u.cls == BM_UT_WRAPPER)
+		s->pattern = BM_PAT_WRAPPER_PARAM;
+	if (has_side_effects(rq)) {
+		site_manual(cx, si, "shape", "the request argument '%s' has side effects", rq);
+	} else if (u.cls == BM_UT_UNKNOWN) {
+		site_manual(cx, si, "uptodate_unknown", "%s", u.why);
+	} else {
+		s->lock = lock_at(cx, f, n, &s->lock_evidence);
+		if (s->lock == BM_LOCK_UNKNOWN) {
+			s->confidence = "medium";
+			strlist_push_owned(&s->lock_evidence,
+					   xasprintf("%s requires the queue lock (2.6.24 contract)",
+						     s->call));
+		}
+		p.variant = s->lock == BM_LOCK_NOT_HELD ? "blk_end_request" : "__blk_end_request";
+		if (s->lock == BM_LOCK_NOT_HELD) {
+			s->confidence = "medium";
+			strlist_push(&s->lock_evidence,
+				     "the old call ran without the queue lock; blk_end_request takes "
+				     "it for the final step");
+		}
+		set_new_call(s, p.variant, rq, u.error_expr, b.expr, NULL);
+		edit_add(s, t->path, f->nodes[n].start, f->nodes[n].end, s->replacement);
+	}
+	free(rq);
+	uptodate_free(&u);
+	bytes_free(&b);
+}
+
+/* the compound statement directly holding statement st, and st's index */
+static int siblings(const struct func *f, int st, int *list, int *cnt)
+{
+	int p = f->nodes[st].parent;
+
+	if (p < 0 || f->nodes[p].kind != CXCursor_CompoundStmt)
+		return -1;
+	*cnt = body_stmts(f, p, list, 512);
+	for (int i = 0; i < *cnt; i++)
+		if (list[i] == st)
+			return i;
+	return -1;
+}
+
+static bool rq_mentioned(struct plan *p, int st)
+{
+	char *nrq = normalize_ws(p->rq);
+	char *txt = range_text(p->t, p->f->nodes[st].start, p->f->nodes[st].end);
+	char *clean = normalize_ws(txt);
+	bool r = is_simple_operand(nrq) && !strstr(nrq, "->") && !strchr(nrq, '.') ?
+			 word_in(txt, strlen(txt), nrq) :
+			 strstr(clean, nrq) != NULL;
+
+	free(nrq);
+	free(txt);
+	free(clean);
+	return r;
+}
+
+static void remove_roles(struct plan *p, struct bm_site *s, int from, int to, bool with_work)
+{
+	for (int i = from; i < to; i++)
+		if (p->role[i] == SR_HOUSE || p->role[i] == SR_LOCK || p->role[i] == SR_UNLOCK ||
+		    p->role[i] == SR_LAST || (with_work && p->role[i] == SR_WORK))
+			edit_remove_stmt(s, p->t, p->f, p->list[i]);
+}
+
+static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t si, long li)
+{
+	struct tunit *t = &cx->tus[f->tu];
+	struct bm_site *s = &cx->run->sites[si];
+	bool chunk = !strcmp(s->call, "end_that_request_chunk");
+	struct uptodate u = { 0 };
+	struct bytes b = { 0 };
+	struct plan *p = xcalloc(1, sizeof(*p));
+	const char *why = NULL;
+	char *cbname = NULL;
+	int pF, I = -1;
+	char *newcall;
+
+	p->cx = cx;
+	p->f = f;
+	p->t = t;
+	p->si = si;
+	p->li = li >= 0 ? (size_t)li : 0;
+	p->F = F;
+	p->L = L;
+	s->pattern = chunk ? BM_PAT_CHUNK : BM_PAT_FIRST_LAST_HELD;
+	if (call_nargs(f, F) != 3 || call_arg(f, F, 2) < 0) {
+		site_manual(cx, si, "shape", "%s without three arguments", s->call);
+		goto out;
+	}
+	p->rq = node_text(t, &f->nodes[call_arg(f, F, 0)]);
+	uptodate_classify(cx, f, call_arg(f, F, 1), &u);
+	if (chunk)
+		bytes_from_bytes(cx, f, call_arg(f, F, 2), &b);
+	else
+		bytes_from_sectors(cx, f, call_arg(f, F, 2), p->rq, &b);
+	fill_common(p, &u, &b);
+	if (u.cls == BM_UT_WRAPPER)
+		s->pattern = BM_PAT_WRAPPER_PARAM;
+	if (L < 0) {
+		site_manual(cx, si, "shape",
+			    "no end_that_request_last for '%s' follows in %s(); the request is "
+			    "finished elsewhere",
+			    p->rq, f->name);
+		goto out;
+	}
+	if (has_side_effects(p->rq)) {
+		site_manual(cx, si, "shape", "the request argument '%s' has side effects", p->rq);
+		goto out;
+	}
+	{
+		int la = call_arg(f, L, 1);
+		char *lu = la >= 0 ? node_text(t, &f->nodes[la]) : xstrdup("");
+		char *n1 = normalize_ws(u.expr), *n2 = normalize_ws(lu);
+		bool same = !strcmp(n1, n2);
+
+		free(n1);
+		free(n2);
+		free(lu);
+		if (!same) {
+			site_manual(cx, si, "uptodate_unknown",
+				    "end_that_request_first and end_that_request_last carry "
+				    "different uptodate values; the new call has one error");
+			goto out;
+		}
+	}
+	if (u.cls == BM_UT_UNKNOWN) {
+		site_manual(cx, si, "uptodate_unknown", "%s", u.why);
+		goto out;
+	}
+	if (!b.expr) {
+		site_manual(cx, si, "bytes_unknown", "%s", b.why);
+		goto out;
+	}
+
+	pF = up(f, F);
+	if (pF >= 0 && f->nodes[pF].kind == CXCursor_UnaryOperator) {
+		char *op = unary_op(t, f, pF);
+		int pp = up(f, pF);
+
+		if (!strcmp(op, "!") && pp >= 0 && f->nodes[pp].kind == CXCursor_IfStmt &&
+		    node_strip(f, node_child(f, pp, 0)) == pF)
+			I = pp;
+		free(op);
+		if (I < 0) {
+			site_manual(cx, si, "shape", "the result of %s is used in an expression",
+				    s->call);
+			goto out;
+		}
+		/* ---- IF_NOT ---- */
+		int T = node_child(f, I, 1);
+		int Ls = enclosing_stmt(f, L);
+
+		if (node_child(f, I, 2) >= 0 || T < 0 || !node_within(f, L, T)) {
+			site_manual(cx, si, "shape",
+				    "end_that_request_last is not in the body of 'if (!%s(...))', or the "
+				    "if has an else",
+				    s->call);
+			goto out;
+		}
+		p->cnt = body_stmts(f, T, p->list, 512);
+		p->Lidx = index_holding(f, p->list, p->cnt, L);
+		if (p->Lidx < 0 || p->list[p->Lidx] != Ls) {
+			site_manual(cx, si, "shape", "end_that_request_last is nested in the if body");
+			goto out;
+		}
+		if (!scan_region(p, 0, p->cnt, &why)) {
+			site_manual(cx, si, "shape", "%s", why);
+			goto out;
+		}
+		if (!choose_variant(p, F))
+			goto out;
+		if (p->work_in_lock) {
+			site_manual(cx, si, "work_not_movable",
+				    "statements run under the queue lock next to "
+				    "end_that_request_last; blk_end_request would run them unlocked");
+			goto out;
+		}
+		if (p->pair)
+			s->pattern = chunk ? BM_PAT_CHUNK : BM_PAT_FIRST_LAST_UNLOCKED;
+		else if (!strcmp(p->variant, "blk_end_request") && !chunk)
+			s->pattern = BM_PAT_FIRST_LAST_UNLOCKED;
+		if (u.cls == BM_UT_WRAPPER)
+			s->pattern = BM_PAT_WRAPPER_PARAM;
+		if (p->has_work) {
+			char *whyw = NULL;
+
+			if (p->lock != BM_LOCK_NOT_HELD) {
+				site_manual(cx, si, "work_not_movable",
+					    "work between the data completion and "
+					    "end_that_request_last runs with the queue lock held; "
+					    "blk_end_request_callback must be called without it");
+				goto out;
+			}
+			for (int i = 0; i < p->cnt; i++)
+				if (p->role[i] == SR_WORK && !movable(p, p->list[i], &whyw)) {
+					site_manual(cx, si, "work_not_movable", "%s", whyw);
+					free(whyw);
+					goto out;
+				}
+			unsigned k = callbacks_in(cx, t->path, 0);
+
+			(void)k;
+			cbname = xasprintf("%s_end_callback", f->name);
+			for (unsigned sfx = 2; sfx < 100; sfx++) {
+				bool used = false;
+
+				for (size_t q = 0; q < cx->nfuncs; q++)
+					used |= !strcmp(cx->funcs[q].name, cbname);
+				for (size_t q = 0; q < cx->run->nsites; q++)
+					used |= cx->run->sites[q].replacement &&
+						strstr(cx->run->sites[q].replacement, cbname) != NULL;
+				if (!used)
+					break;
+				free(cbname);
+				cbname = xasprintf("%s_end_callback%u", f->name, sfx);
+			}
+			/* the callback, placed before the function */
+			struct sbuf cb = { 0 };
+			char *ind = line_indent(t, f->nodes[p->list[0]].start);
+			size_t fstart = f->start;
+
+			while (fstart > 0 && t->src[fstart - 1] != '\n')
+				fstart--;
+			sbuf_printf(&cb, "static int %s(struct request *%s)\n{\n", cbname, p->rq);
+			for (int i = 0; i < p->cnt; i++)
+				if (p->role[i] == SR_WORK) {
+					size_t a, e;
+					char *body;
+
+					stmt_line_range(t, f->nodes[p->list[i]].start,
+							stmt_end(t, f, p->list[i]), &a, &e);
+					body = reindent(t, a, e, ind);
+					sbuf_add(&cb, body);
+					free(body);
+				}
+			sbuf_add(&cb, "\treturn 0;\n}\n\n");
+			char *cbtext = sbuf_take(&cb);
+
+			edit_add(s, t->path, fstart, fstart, cbtext);
+			free(cbtext);
+			free(ind);
+			p->variant = "blk_end_request_callback";
+			s->pattern = BM_PAT_CALLBACK;
+		}
+		set_new_call(s, p->variant, p->rq, u.error_expr, b.expr, cbname);
+		if (!p->has_post) {
+			size_t a, e;
+			char *txt = xasprintf("%s;", s->replacement);
+
+			stmt_line_range(t, f->nodes[I].start, stmt_end(t, f, I), &a, &e);
+			edit_add(s, t->path, f->nodes[I].start, stmt_end(t, f, I), txt);
+			free(txt);
+		} else {
+			edit_add(s, t->path, f->nodes[F].start, f->nodes[F].end, s->replacement);
+			remove_roles(p, s, 0, p->cnt, true);
+		}
+		goto out;
+	}
+
+	/* the statement-level shapes: F's statement and L's are siblings */
+	int shape = 0; /* 1 EARLY, 2 SEQ, 3 VAR, 4 LOOP */
+	int Fs = -1;
+
+	if (pF >= 0 && f->nodes[pF].kind == CXCursor_IfStmt &&
+	    node_strip(f, node_child(f, pF, 0)) == F) {
+		int T = node_child(f, pF, 1), one[1] = { -1 }, nb;
+
+		nb = T >= 0 && f->nodes[T].kind == CXCursor_CompoundStmt ? node_nchildren(f, T) : 1;
+		if (T >= 0 && nb == 1 && node_child(f, pF, 2) < 0) {
+			body_stmts(f, T, one, 1);
+			if (f->nodes[one[0]].kind == CXCursor_ReturnStmt) {
+				shape = 1;
+				Fs = pF;
+			}
+		}
+	} else if (pF >= 0 && f->nodes[pF].kind == CXCursor_CompoundStmt) {
+		shape = 2;
+		Fs = F;
+	} else if (pF >= 0 && (f->nodes[pF].kind == CXCursor_VarDecl ||
+			       (f->nodes[pF].kind == CXCursor_BinaryOperator &&
+				node_strip(f, node_child(f, pF, 1)) == F))) {
+		shape = 3;
+		Fs = enclosing_stmt(f, pF);
+	} else if (pF >= 0 && (f->nodes[pF].kind == CXCursor_WhileStmt ||
+			       f->nodes[pF].kind == CXCursor_DoStmt)) {
+		shape = 4;
+		Fs = pF;
+	}
+	if (!shape || Fs < 0) {
+		site_manual(cx, si, "shape", "%s in a shape the catalogue does not cover", s->call);
+		goto out;
+	}
+	int Fidx = siblings(f, Fs, p->list, &p->cnt);
+	int Lwhere = -1;
+
+	if (Fidx < 0) {
+		site_manual(cx, si, "shape", "%s is not a statement of a block", s->call);
+		goto out;
+	}
+	if (shape == 3) {
+		/* find `if (!var)` holding L among the later siblings */
+		int I2 = -1;
+
+		for (int i = Fidx + 1; i < p->cnt; i++)
+			if (node_within(f, L, p->list[i]))
+				I2 = i;
+		if (I2 < 0 || f->nodes[p->list[I2]].kind != CXCursor_IfStmt ||
+		    node_child(f, p->list[I2], 2) >= 0) {
+			site_manual(cx, si, "shape",
+				    "the result of %s is kept, but end_that_request_last is not "
+				    "under a test of it",
+				    s->call);
+			goto out;
+		}
+		for (int i = Fidx + 1; i < I2; i++)
+			if (rq_mentioned(p, p->list[i])) {
+				site_manual(cx, si, "rq_used_after_completion",
+					    "line %u reads '%s' between the data completion and "
+					    "end_that_request_last; it would run after the request "
+					    "may be freed",
+					    offset_line(t, f->nodes[p->list[i]].start, NULL), p->rq);
+				goto out;
+			}
+		int ifs = p->list[I2], T = node_child(f, ifs, 1);
+
+		p->cnt = body_stmts(f, T, p->list, 512);
+		p->Lidx = index_holding(f, p->list, p->cnt, L);
+		if (p->Lidx < 0 || p->list[p->Lidx] != enclosing_stmt(f, L) ||
+		    !scan_region(p, 0, p->cnt, &why) || p->has_work) {
+			site_manual(cx, si, why ? "shape" : "work_not_movable", "%s",
+				    why ? why : "work before end_that_request_last under the test of "
+						"the kept result");
+			goto out;
+		}
+		if (!choose_variant(p, F))
+			goto out;
+		if (p->work_in_lock) {
+			site_manual(cx, si, "work_not_movable",
+				    "statements run under the queue lock next to "
+				    "end_that_request_last");
+			goto out;
+		}
+		s->pattern = u.cls == BM_UT_WRAPPER ? BM_PAT_WRAPPER_PARAM : BM_PAT_RESULT_USED;
+		set_new_call(s, p->variant, p->rq, u.error_expr, b.expr, NULL);
+		edit_add(s, t->path, f->nodes[F].start, f->nodes[F].end, s->replacement);
+		if (!p->has_post)
+			edit_remove_stmt(s, t, f, ifs);
+		else
+			remove_roles(p, s, 0, p->cnt, false);
+		goto out;
+	}
+	for (int i = Fidx + 1; i < p->cnt; i++)
+		if (p->list[i] == enclosing_stmt(f, L))
+			Lwhere = i;
+	if (Lwhere < 0) {
+		site_manual(cx, si, "shape",
+			    "end_that_request_last (line %u) is not a later statement of the same "
+			    "block",
+			    offset_line(t, f->nodes[L].start, NULL));
+		goto out;
+	}
+	p->Lidx = Lwhere;
+	{
+		/* region: from after F's statement to the release after L */
+		int to = Lwhere + 1;
+
+		for (int i = Lwhere + 1; i < p->cnt && i <= Lwhere + 3; i++) {
+			int a;
+
+			if (stmt_lock_op(cx, t, f->nodes[p->list[i]].start, &a) && !a) {
+				to = i + 1;
+				break;
+			}
+		}
+		if (!scan_region(p, Fidx + 1, to, &why)) {
+			site_manual(cx, si, "shape", "%s", why);
+			goto out;
+		}
+		for (int i = Fidx + 1; i < Lwhere; i++)
+			if (p->role[i] == SR_WORK && rq_mentioned(p, p->list[i])) {
+				site_manual(cx, si, "rq_used_after_completion",
+					    "line %u reads '%s' between the data completion and "
+					    "end_that_request_last; after the conversion it would run "
+					    "when the request may already be freed",
+					    offset_line(t, f->nodes[p->list[i]].start, NULL), p->rq);
+				goto out;
+			}
+		if (p->work_in_lock) {
+			site_manual(cx, si, "work_not_movable",
+				    "statements run under the queue lock next to "
+				    "end_that_request_last");
+			goto out;
+		}
+		if (!choose_variant(p, F))
+			goto out;
+		if (shape == 2 && !b.whole) {
+			site_manual(cx, si, "shape",
+				    "part of the request is completed with the result ignored, then "
+				    "end_that_request_last ends it anyway; the new API cannot "
+				    "express that");
+			goto out;
+		}
+		s->pattern = u.cls == BM_UT_WRAPPER ? BM_PAT_WRAPPER_PARAM :
+			     shape == 1		  ? BM_PAT_EARLY_RETURN :
+			     shape == 2		  ? BM_PAT_WHOLE_REQUEST :
+						    BM_PAT_RESULT_USED;
+		set_new_call(s, p->variant, p->rq, u.error_expr, b.expr, NULL);
+		if (shape == 2) {
+			char *ind = line_indent(t, f->nodes[F].start);
+
+			newcall = xasprintf("if (%s)\n%s\tBUG()", s->replacement, ind);
+			free(ind);
+		} else {
+			newcall = xstrdup(s->replacement);
+		}
+		edit_add(s, t->path, f->nodes[F].start, f->nodes[F].end, newcall);
+		free(newcall);
+		remove_roles(p, s, Fidx + 1, to, false);
+	}
+out:
+	free(cbname);
+	free(p->rq);
+	free(p);
+	uptodate_free(&u);
+	bytes_free(&b);
+}
+
+static bool defined_in_run(struct ctx *cx, const char *name, size_t tu)
+{
+	return func_by_name(cx, name, tu) != NULL;
+}
+
+static void classify_func(struct ctx *cx, size_t fi)
+{
+	struct func *f = &cx->funcs[fi];
+	struct tunit *t = &cx->tus[f->tu];
+	int *calls = NULL, ncalls = 0;
+	long *sites = NULL;
+	int *paired = NULL;
+
+	for (int n = 0; n < f->nnodes; n++) {
+		char *name;
+
+		if (f->nodes[n].kind != CXCursor_CallExpr)
+			continue;
+		name = node_callee(f, n);
+		if (bm_is_legacy_name(name, strlen(name)) && !defined_in_run(cx, name, f->tu)) {
+			calls = xrealloc(calls, (size_t)(ncalls + 1) * sizeof(int));
+			calls[ncalls++] = n;
+		}
+		free(name);
+	}
+	if (!ncalls)
+		return;
+	sites = xcalloc((size_t)ncalls, sizeof(long));
+	paired = xcalloc((size_t)ncalls, sizeof(int));
+	for (int i = 0; i < ncalls; i++) {
+		char *name = node_callee(f, calls[i]);
+		struct node *nd = &f->nodes[calls[i]];
+
+		sites[i] = -1;
+		if (nd->start == 0 && nd->end == 0) {
+			free(name);
+			continue;
+		}
+		/* a macro body: report at the spelling of the name once */
+		if (nd->macro) {
+			CXSourceLocation sl = clang_getCursorLocation(nd->c);
+			CXFile sf;
+			unsigned line, col, off;
+			bool dup = false;
+
+			clang_getSpellingLocation(sl, &sf, &line, &col, &off);
+			if (!sf || !t->cxfile || !clang_File_isEqual(sf, t->cxfile)) {
+				free(name);
+				continue;
+			}
+			for (size_t k = 0; k < cx->run->nsites; k++)
+				dup |= !strcmp(cx->run->sites[k].file, t->path) &&
+				       cx->run->sites[k].offset == off;
+			if (!dup) {
+				size_t si = site_new(cx, f, calls[i], name);
+				struct bm_site *s = &cx->run->sites[si];
+
+				s->offset = off;
+				s->end_offset = off + strlen(name);
+				s->line = offset_line(t, off, &s->column);
+				s->end_line = offset_line(t, s->end_offset, &s->end_column);
+				site_manual(cx, si, "macro",
+					    "%s is called inside a macro; convert the macro by hand",
+					    name);
+			}
+			free(name);
+			continue;
+		}
+		sites[i] = (long)site_new(cx, f, calls[i], name);
+		free(name);
+	}
+	/* pair each first/chunk with the next last on the same request */
+	for (int i = 0; i < ncalls; i++) {
+		char *name, *rq;
+		int L = -1;
+
+		if (sites[i] < 0)
+			continue;
+		name = node_callee(f, calls[i]);
+		if (!is_first(name)) {
+			free(name);
+			continue;
+		}
+		rq = call_arg(f, calls[i], 0) >= 0 ?
+			     normalize_ws(node_text(t, &f->nodes[call_arg(f, calls[i], 0)])) :
+			     xstrdup("");
+		for (int j = i + 1; j < ncalls && L < 0; j++) {
+			char *nj = node_callee(f, calls[j]);
+
+			if (sites[j] >= 0 && !paired[j] && !strcmp(nj, "end_that_request_last") &&
+			    call_arg(f, calls[j], 0) >= 0) {
+				char *raw = node_text(t, &f->nodes[call_arg(f, calls[j], 0)]);
+				char *r2 = normalize_ws(raw);
+
+				if (!strcmp(r2, rq)) {
+					L = j;
+					paired[j] = 1;
+				}
+				free(r2);
+				free(raw);
+			}
+			free(nj);
+		}
+		if (L >= 0) {
+			cx->partner[sites[i]] = sites[L];
+			cx->partner[sites[L]] = sites[i];
+		}
+		classify_pair(cx, f, calls[i], L >= 0 ? calls[L] : -1, (size_t)sites[i],
+			      L >= 0 ? sites[L] : -1);
+		free(rq);
+		free(name);
+	}
+	for (int i = 0; i < ncalls; i++) {
+		char *name;
+		struct bm_site *s;
+
+		if (sites[i] < 0)
+			continue;
+		name = node_callee(f, calls[i]);
+		s = &cx->run->sites[sites[i]];
+		if (is_end_request(name)) {
+			classify_end_request(cx, f, calls[i], (size_t)sites[i]);
+		} else if (!strcmp(name, "end_that_request_last") && !paired[i]) {
+			s->pattern = BM_PAT_LAST_ONLY;
+			s->lock = lock_at(cx, f, calls[i], &s->lock_evidence);
+			site_manual(cx, (size_t)sites[i], "last_may_have_data",
+				    "end_that_request_last without a data completion before it in "
+				    "%s(): the request may still hold bios, so ending it with 0 "
+				    "bytes could leak it; decide between 0 and blk_rq_bytes()",
+				    f->name);
+		} else if (!strcmp(name, "end_that_request_last")) {
+			struct bm_site *fs = &cx->run->sites[cx->partner[sites[i]]];
+
+			s->pattern = fs->pattern;
+			s->lock = fs->lock;
+			s->uptodate_class = fs->uptodate_class;
+			if (fs->verdict == BM_AUTO) {
+				free(s->replacement);
+				s->replacement = xasprintf("(folded into %s at line %u)",
+							   fs->replacement, fs->line);
+				s->verdict = BM_AUTO;
+				s->confidence = fs->confidence;
+			} else if (!s->reason_code) {
+				s->verdict = BM_MANUAL;
+				s->reason_code = fs->reason_code;
+				s->reason_text = xasprintf("paired with %s at line %u: %s", fs->call,
+							   fs->line, fs->reason_text);
+			}
+		}
+		free(name);
+	}
+	free(calls);
+	free(sites);
+	free(paired);
+}
+
+static size_t func_at(struct ctx *cx, size_t tu, size_t off, bool *found)
+{
+	for (size_t i = 0; i < cx->nfuncs; i++)
+		if (cx->funcs[i].tu == tu && off >= cx->funcs[i].start && off < cx->funcs[i].end) {
+			*found = true;
+			return i;
+		}
+	*found = false;
+	return 0;
+}
+
+/* Every lexer hit the AST did not explain becomes a manual site. */
+static void token_fallback(struct ctx *cx)
+{
+	for (size_t ti = 0; ti < cx->ntus; ti++) {
+		struct tunit *t = &cx->tus[ti];
+
+		for (size_t h = 0; h < t->nhits; h++) {
+			struct bm_hit *hit = &t->hits[h];
+			bool seen = false, infn;
+			size_t fi;
+
+			if (!hit->call || (t->tu && defined_in_run(cx, hit->name, ti)))
+				continue;
+			for (size_t k = 0; k < cx->run->nsites && !seen; k++)
+				seen = cx->run->sites[k].offset == hit->offset &&
+				       !strcmp(cx->run->sites[k].file, t->path);
+			if (seen)
+				continue;
+			size_t si = site_alloc(cx);
+			struct bm_site *s = &cx->run->sites[si];
+
+			fi = func_at(cx, ti, hit->offset, &infn);
+			s->file = xstrdup(t->path);
+			s->offset = hit->offset;
+			s->end_offset = hit->end;
+			s->line = hit->line;
+			s->column = hit->column;
+			s->end_line = hit->line;
+			s->end_column = hit->column + (unsigned)(hit->end - hit->offset);
+			s->function = xstrdup(infn ? cx->funcs[fi].name : "");
+			s->call = xstrdup(hit->name);
+			s->pattern = BM_PAT_UNCLASSIFIED;
+			s->confidence = "low";
+			s->replacement = xstrdup("");
+			if (hit->in_define)
+				site_manual(cx, si, "macro",
+					    "%s is called in a macro definition; convert the macro by "
+					    "hand",
+					    hit->name);
+			else
+				site_manual(cx, si, "unparsed",
+					    "%s is not in the parsed code (a parse error, or a "
+					    "preprocessor branch that is not compiled)",
+					    hit->name);
+		}
+	}
+}
+
+static int site_cmp_ctx(const void *a, const void *b)
+{
+	const struct bm_site *x = a, *y = b;
+	int c = strcmp(x->file, y->file);
+
+	if (c)
+		return c;
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+void classify_all(struct ctx *cx)
+{
+	for (size_t fi = 0; fi < cx->nfuncs; fi++)
+		classify_func(cx, fi);
+	wrappers_resolve(cx);
+	token_fallback(cx);
+	for (size_t i = 0; i < cx->run->nsites; i++) {
+		struct bm_site *s = &cx->run->sites[i];
+
+		for (size_t ti = 0; ti < cx->ntus; ti++)
+			if (!strcmp(cx->tus[ti].path, s->file))
+				site_before_after(s, &cx->tus[ti]);
+		if (!s->uptodate_expr)
+			s->uptodate_expr = xstrdup("");
+		if (!s->error_expr)
+			s->error_expr = xstrdup("");
+		if (!s->bytes_expr)
+			s->bytes_expr = xstrdup("");
+		if (!s->bytes_origin)
+			s->bytes_origin = xstrdup("");
+		if (!s->after)
+			s->after = xstrdup("");
+		if (s->verdict == BM_MANUAL && s->reason_code && !strcmp(s->reason_code, "unparsed"))
+			s->typed = false;
+	}
+	/* report order: by file, then position (side tables are no longer needed) */
+	qsort(cx->run->sites, cx->run->nsites, sizeof(*cx->run->sites), site_cmp_ctx);
+}

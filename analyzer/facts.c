@@ -1,0 +1,339 @@
+/*
+ * facts.c - what the cross-function analyses start from: every function
+ * defined in the run (with its node tree and parameters), every call made
+ * from those functions, and the registrations that fix a function's lock
+ * context on entry: the request_fn given to blk_init_queue (and the queue
+ * lock given with it), interrupt handlers, timers, tasklets and work items
+ * (no lock), end_io callbacks (lock held).  Registrations are read from the
+ * source text with comments and strings blanked, so they are found even
+ * when the registering macro (INIT_WORK, DECLARE_TASKLET, ...) comes from a
+ * header that is missing; a function used as a value anywhere else has
+ * callers we cannot see.
+ */
+#include <ctype.h>
+#include <string.h>
+
+#include "analysis.h"
+
+struct reg {
+	const char *name;
+	int arg;
+	enum role role;
+	const char *what;
+};
+
+static const struct reg regs[] = {
+	{ "blk_init_queue", 0, ROLE_REQUEST_FN, "request_fn registered with blk_init_queue" },
+	{ "blk_init_queue_node", 0, ROLE_REQUEST_FN,
+	  "request_fn registered with blk_init_queue_node" },
+	{ "blk_execute_rq_nowait", 4, ROLE_REQUEST_FN,
+	  "end_io callback (called under the queue lock) given to blk_execute_rq_nowait" },
+	{ "request_irq", 1, ROLE_ASYNC, "interrupt handler registered with request_irq" },
+	{ "setup_timer", 1, ROLE_ASYNC, "timer function registered with setup_timer" },
+	{ "tasklet_init", 1, ROLE_ASYNC, "tasklet registered with tasklet_init" },
+	{ "DECLARE_TASKLET", 1, ROLE_ASYNC, "tasklet declared with DECLARE_TASKLET" },
+	{ "INIT_WORK", 1, ROLE_ASYNC, "work function registered with INIT_WORK" },
+	{ "PREPARE_WORK", 1, ROLE_ASYNC, "work function registered with PREPARE_WORK" },
+	{ "INIT_DELAYED_WORK", 1, ROLE_ASYNC, "work function registered with INIT_DELAYED_WORK" },
+	{ "DECLARE_WORK", 1, ROLE_ASYNC, "work function declared with DECLARE_WORK" },
+	{ "DECLARE_DELAYED_WORK", 1, ROLE_ASYNC,
+	  "work function declared with DECLARE_DELAYED_WORK" },
+	{ "blk_queue_softirq_done", 1, ROLE_ASYNC,
+	  "softirq completion registered with blk_queue_softirq_done" },
+};
+
+struct func *func_by_usr(struct ctx *cx, const char *usr)
+{
+	if (!usr || !*usr)
+		return NULL;
+	for (size_t i = 0; i < cx->nfuncs; i++)
+		if (!strcmp(cx->funcs[i].usr, usr))
+			return &cx->funcs[i];
+	return NULL;
+}
+
+struct func *func_by_name(struct ctx *cx, const char *name, size_t tu)
+{
+	struct func *global = NULL;
+
+	for (size_t i = 0; i < cx->nfuncs; i++) {
+		struct func *f = &cx->funcs[i];
+
+		if (strcmp(f->name, name))
+			continue;
+		if (f->tu == tu)
+			return f;
+		if (!f->is_static)
+			global = f;
+	}
+	return global;
+}
+
+static size_t skip_ws(const char *s, size_t len, size_t p)
+{
+	while (p < len && isspace((unsigned char)s[p]))
+		p++;
+	return p;
+}
+
+bool text_call_arg(const char *s, size_t len, size_t open, int k, size_t *a, size_t *b)
+{
+	int depth = 0, idx = 0;
+	size_t start = open + 1;
+
+	for (size_t p = open; p < len; p++) {
+		char c = s[p];
+
+		if (c == '(' || c == '[' || c == '{') {
+			depth++;
+		} else if (c == ')' || c == ']' || c == '}') {
+			if (--depth == 0) {
+				if (idx == k) {
+					*a = start;
+					*b = p;
+					return true;
+				}
+				return false;
+			}
+		} else if (c == ',' && depth == 1) {
+			if (idx == k) {
+				*a = start;
+				*b = p;
+				return true;
+			}
+			idx++;
+			start = p + 1;
+		}
+	}
+	return false;
+}
+
+/* "  &foo_fn " or "(work_func_t)foo" -> foo; false if not a bare name */
+static char *bare_name(const char *s, size_t a, size_t b)
+{
+	while (a < b && (isspace((unsigned char)s[a]) || s[a] == '&'))
+		a++;
+	if (a < b && s[a] == '(') { /* a cast */
+		size_t e = a;
+
+		while (e < b && s[e] != ')')
+			e++;
+		a = e + 1;
+		while (a < b && isspace((unsigned char)s[a]))
+			a++;
+	}
+	while (b > a && isspace((unsigned char)s[b - 1]))
+		b--;
+	if (a >= b)
+		return NULL;
+	for (size_t i = a; i < b; i++)
+		if (!(isalnum((unsigned char)s[i]) || s[i] == '_'))
+			return NULL;
+	return xstrndup(s + a, b - a);
+}
+
+static void set_role(struct func *f, enum role r, const char *what, const char *path,
+		     unsigned line)
+{
+	if (f->role != ROLE_NONE && f->role != r) {
+		f->addr_taken = true; /* contradictory registrations */
+		free(f->addr_evidence);
+		f->addr_evidence = xasprintf("registered both with and without the lock (%s:%u)",
+					     path, line);
+		return;
+	}
+	if (f->role == r)
+		return;
+	f->role = r;
+	f->role_evidence = xasprintf("%s at %s:%u", what, path, line);
+}
+
+/* Text pass over one unit: registrations, queue locks, function values. */
+static void text_facts(struct ctx *cx, size_t ti)
+{
+	struct tunit *t = &cx->tus[ti];
+	const char *s = t->clean;
+	size_t len = t->len;
+
+	for (size_t p = 0; p < len;) {
+		if (!(isalpha((unsigned char)s[p]) || s[p] == '_') ||
+		    (p && (isalnum((unsigned char)s[p - 1]) || s[p - 1] == '_'))) {
+			p++;
+			continue;
+		}
+		size_t e = p;
+
+		while (e < len && (isalnum((unsigned char)s[e]) || s[e] == '_'))
+			e++;
+		size_t q = skip_ws(s, len, e);
+		char *word = xstrndup(s + p, e - p);
+
+		if (q < len && s[q] == '(') {
+			for (size_t r = 0; r < sizeof(regs) / sizeof(regs[0]); r++) {
+				size_t a, b;
+				char *fn;
+				struct func *f;
+
+				if (strcmp(word, regs[r].name) ||
+				    !text_call_arg(s, len, q, regs[r].arg, &a, &b))
+					continue;
+				fn = bare_name(s, a, b);
+				f = fn ? func_by_name(cx, fn, ti) : NULL;
+				if (f)
+					set_role(f, regs[r].role, regs[r].what, t->path,
+						 offset_line(t, p, NULL));
+				free(fn);
+				if (regs[r].role == ROLE_REQUEST_FN &&
+				    !strncmp(word, "blk_init_queue", 14) &&
+				    text_call_arg(s, len, q, 1, &a, &b)) {
+					char *txt = xstrndup(s + a, b - a);
+					char *id = lock_identity_text(txt);
+
+					if (strcmp(id, "var:NULL") && !strlist_has(&cx->queue_locks, id))
+						strlist_push(&cx->queue_locks, id);
+					free(id);
+					free(txt);
+				}
+			}
+		} else {
+			struct func *f = func_by_name(cx, word, ti);
+
+			if (f && !(p >= f->start && p < f->start + 0)) {
+				/* a function used as a value: x.function = f, .end_io = f ... */
+				size_t b = p;
+
+				while (b > 0 && isspace((unsigned char)s[b - 1]))
+					b--;
+				bool assigned = b > 0 && s[b - 1] == '=' &&
+						!(b > 1 && strchr("=!<>", s[b - 2]));
+				size_t m = b > 0 ? b - 1 : 0;
+
+				while (m > 0 && isspace((unsigned char)s[m - 1]))
+					m--;
+				size_t me = m;
+
+				while (m > 0 && (isalnum((unsigned char)s[m - 1]) || s[m - 1] == '_'))
+					m--;
+				char *member = assigned ? xstrndup(s + m, me - m) : xstrdup("");
+				unsigned line = offset_line(t, p, NULL);
+				bool in_reg = false;
+
+				/* inside the argument list of a registration call? */
+				for (size_t r = 0; r < sizeof(regs) / sizeof(regs[0]) && !in_reg; r++) {
+					size_t rl = strlen(regs[r].name);
+					const char *hit = NULL;
+
+					for (size_t back = p; back > 0 && p - back < 400; back--) {
+						if (s[back] == ';' || s[back] == '{' || s[back] == '}')
+							break;
+						if (back >= rl && !memcmp(s + back - rl, regs[r].name, rl)) {
+							hit = s + back - rl;
+							break;
+						}
+					}
+					in_reg = hit != NULL;
+				}
+				if (assigned && (!strcmp(member, "function") || !strcmp(member, "func")))
+					set_role(f, ROLE_ASYNC,
+						 "timer/work function assigned", t->path, line);
+				else if (assigned && !strcmp(member, "end_io"))
+					set_role(f, ROLE_REQUEST_FN,
+						 "end_io callback (called under the queue lock) assigned",
+						 t->path, line);
+				else if (assigned && !strcmp(member, "request_fn"))
+					set_role(f, ROLE_REQUEST_FN, "request_fn assigned", t->path,
+						 line);
+				else if (!in_reg && !f->addr_taken) {
+					f->addr_taken = true;
+					f->addr_evidence = xasprintf("used as a value at %s:%u", t->path,
+								     line);
+				}
+				free(member);
+			}
+		}
+		free(word);
+		p = e;
+	}
+}
+
+static void collect_calls(struct ctx *cx, size_t fi)
+{
+	struct func *f = &cx->funcs[fi];
+
+	for (int n = 0; n < f->nnodes; n++) {
+		if (f->nodes[n].kind != CXCursor_CallExpr)
+			continue;
+		grow((void **)&cx->calls, &cx->calls_cap, cx->ncalls, sizeof(*cx->calls));
+		struct call *c = &cx->calls[cx->ncalls++];
+
+		c->func = fi;
+		c->node = n;
+		c->callee_name = node_callee(f, n);
+		c->callee_usr = cursor_usr(clang_getCursorReferenced(f->nodes[n].c));
+	}
+}
+
+static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+	void **args = d;
+	struct ctx *cx = args[0];
+	size_t ti = *(size_t *)args[1];
+	struct tunit *t = &cx->tus[ti];
+	CXFile file;
+	size_t start, end;
+	bool macro;
+
+	(void)parent;
+	if (clang_getCursorKind(c) != CXCursor_FunctionDecl || !clang_isCursorDefinition(c))
+		return CXChildVisit_Continue;
+	loc_offset(clang_getCursorLocation(c), &file);
+	if (!file || !t->cxfile || !clang_File_isEqual(file, t->cxfile))
+		return CXChildVisit_Continue;
+	if (!cursor_range(t, c, &start, &end, &macro))
+		return CXChildVisit_Continue;
+	grow((void **)&cx->funcs, &cx->funcs_cap, cx->nfuncs, sizeof(*cx->funcs));
+	struct func *f = &cx->funcs[cx->nfuncs++];
+	CXString name = clang_getCursorSpelling(c);
+
+	memset(f, 0, sizeof(*f));
+	f->tu = ti;
+	f->name = xstrdup(clang_getCString(name));
+	clang_disposeString(name);
+	f->usr = cursor_usr(c);
+	f->is_static = clang_Cursor_getStorageClass(c) == CX_SC_Static;
+	f->cursor = c;
+	f->start = start;
+	f->end = end;
+	f->nparams = clang_Cursor_getNumArguments(c);
+	if (f->nparams < 0)
+		f->nparams = 0;
+	f->param_usr = xcalloc((size_t)f->nparams + 1, sizeof(char *));
+	f->param_name = xcalloc((size_t)f->nparams + 1, sizeof(char *));
+	for (int i = 0; i < f->nparams; i++) {
+		CXCursor p = clang_Cursor_getArgument(c, (unsigned)i);
+		CXString pn = clang_getCursorSpelling(p);
+
+		f->param_usr[i] = cursor_usr(p);
+		f->param_name[i] = xstrdup(clang_getCString(pn));
+		clang_disposeString(pn);
+	}
+	ast_build_func(cx, ti, c, f);
+	f->has_errors = range_has_error(t, start, end);
+	return CXChildVisit_Continue;
+}
+
+void facts_collect(struct ctx *cx)
+{
+	for (size_t ti = 0; ti < cx->ntus; ti++) {
+		void *args[2] = { cx, &ti };
+
+		if (!cx->tus[ti].tu)
+			continue;
+		clang_visitChildren(clang_getTranslationUnitCursor(cx->tus[ti].tu), top_visit, args);
+	}
+	for (size_t fi = 0; fi < cx->nfuncs; fi++)
+		collect_calls(cx, fi);
+	for (size_t ti = 0; ti < cx->ntus; ti++)
+		if (cx->tus[ti].tu)
+			text_facts(cx, ti);
+}

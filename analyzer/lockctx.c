@@ -1,0 +1,291 @@
+/*
+ * lockctx.c - the queue lock inside one function.  A forward walk over the
+ * statement tree tracks whether the queue lock is held (HELD / NOT_HELD /
+ * ENTRY: as on entry / UNKNOWN where paths disagree) and stores the state at
+ * every call.  Lock operations are spin_lock*()/spin_unlock*() on the queue
+ * lock: q->queue_lock (any ->queue_lock) or a lock given to blk_init_queue
+ * in the run (&foo_lock, &host->lock).  They are recognised from the source
+ * text at the call or macro expansion, so spin_lock_irqsave() is seen
+ * whether the headers make it a function, a macro, or nothing at all.
+ * Branches merge; loops merge with their entry; goto carries its state to
+ * the label.
+ */
+#include <ctype.h>
+#include <string.h>
+
+#include "rewrite.h"
+
+struct st {
+	enum lk v;
+	size_t ev;	    /* offset of the lock operation, 0 = entry */
+	const char *evcall; /* its name */
+	bool dead;	    /* after return/goto/break */
+};
+
+struct label_state {
+	char *name;
+	struct st s;
+};
+
+struct walker {
+	struct ctx *cx;
+	struct tunit *t;
+	struct func *f;
+	struct label_state *labels;
+	size_t nlabels, labels_cap;
+	size_t *done; /* expansion offsets of lock macros already applied */
+	size_t ndone, done_cap;
+	struct st sw_entry;
+};
+
+static const char *const acquire_names[] = { "spin_lock", "spin_lock_irq", "spin_lock_irqsave",
+					     "spin_lock_bh", "spin_lock_nested",
+					     "spin_lock_irqsave_nested" };
+static const char *const release_names[] = { "spin_unlock", "spin_unlock_irq",
+					     "spin_unlock_irqrestore", "spin_unlock_bh" };
+
+bool is_lock_call(const char *name, int *acquire)
+{
+	while (*name == '_')
+		name++;
+	if (!strncmp(name, "blkmig_", 7))
+		name += 7;
+	if (!strncmp(name, "raw_", 4))
+		name += 4;
+	for (size_t i = 0; i < sizeof(acquire_names) / sizeof(acquire_names[0]); i++)
+		if (!strcmp(name, acquire_names[i])) {
+			*acquire = 1;
+			return true;
+		}
+	for (size_t i = 0; i < sizeof(release_names) / sizeof(release_names[0]); i++)
+		if (!strcmp(name, release_names[i])) {
+			*acquire = 0;
+			return true;
+		}
+	return false;
+}
+
+/* At source offset off: "spin_lock_xxx ( LOCK ..." on the queue lock? */
+static bool text_lock_op(struct ctx *cx, struct tunit *t, size_t off, int *acquire,
+			 char **name)
+{
+	const char *s = t->clean;
+	size_t e = off, q, a, b;
+	char *word, *txt, *id;
+	bool queue;
+
+	while (e < t->len && (isalnum((unsigned char)s[e]) || s[e] == '_'))
+		e++;
+	if (e == off)
+		return false;
+	word = xstrndup(s + off, e - off);
+	q = e;
+	while (q < t->len && isspace((unsigned char)s[q]))
+		q++;
+	if (q >= t->len || s[q] != '(' || !is_lock_call(word, acquire) ||
+	    !text_call_arg(s, t->len, q, 0, &a, &b)) {
+		free(word);
+		return false;
+	}
+	txt = xstrndup(s + a, b - a);
+	id = lock_identity_text(txt);
+	queue = !strcmp(id, "QUEUE_LOCK") || strlist_has(&cx->queue_locks, id);
+	free(id);
+	free(txt);
+	if (!queue) {
+		free(word);
+		return false;
+	}
+	*name = word;
+	return true;
+}
+
+static struct st merge(struct st a, struct st b)
+{
+	if (a.dead)
+		return b;
+	if (b.dead)
+		return a;
+	if (a.v == b.v)
+		return a;
+	if (a.v == LK_BOTTOM)
+		return b;
+	if (b.v == LK_BOTTOM)
+		return a;
+	a.v = LK_UNKNOWN;
+	return a;
+}
+
+static struct label_state *label(struct walker *w, const char *name)
+{
+	for (size_t i = 0; i < w->nlabels; i++)
+		if (!strcmp(w->labels[i].name, name))
+			return &w->labels[i];
+	grow((void **)&w->labels, &w->labels_cap, w->nlabels, sizeof(*w->labels));
+	w->labels[w->nlabels].name = xstrdup(name);
+	w->labels[w->nlabels].s = (struct st){ LK_BOTTOM, 0, NULL, true };
+	return &w->labels[w->nlabels++];
+}
+
+static bool done_has(struct walker *w, size_t off)
+{
+	for (size_t i = 0; i < w->ndone; i++)
+		if (w->done[i] == off)
+			return true;
+	return false;
+}
+
+static struct st walk(struct walker *w, int n, struct st s);
+
+static struct st walk_children(struct walker *w, int n, struct st s)
+{
+	for (int c = w->f->nodes[n].first; c >= 0; c = w->f->nodes[c].next)
+		s = walk(w, c, s);
+	return s;
+}
+
+/* Apply a lock operation spelled at node n (call or macro expansion). */
+static struct st lock_effect(struct walker *w, int n, struct st s)
+{
+	struct node *nd = &w->f->nodes[n];
+	int acquire;
+	char *name;
+
+	if (nd->start == 0 && nd->end == 0)
+		return s;
+	if (nd->kind != CXCursor_CallExpr && !nd->macro)
+		return s;
+	if (done_has(w, nd->start))
+		return s;
+	if (!text_lock_op(w->cx, w->t, nd->start, &acquire, &name))
+		return s;
+	grow((void **)&w->done, &w->done_cap, w->ndone, sizeof(size_t));
+	w->done[w->ndone++] = nd->start;
+	s.v = acquire ? LK_HELD : LK_NOT;
+	s.ev = nd->start;
+	s.evcall = strstr(name, "unlock") ? (strstr(name, "irqrestore") ? "spin_unlock_irqrestore" :
+					     strstr(name, "irq") ? "spin_unlock_irq" : "spin_unlock") :
+		   strstr(name, "irqsave") ? "spin_lock_irqsave" :
+		   strstr(name, "irq") ? "spin_lock_irq" : "spin_lock";
+	free(name);
+	return s;
+}
+
+static struct st walk(struct walker *w, int n, struct st s)
+{
+	struct func *f = w->f;
+	struct node *nd = &f->nodes[n];
+
+	switch (nd->kind) {
+	case CXCursor_IfStmt: {
+		int c0 = node_child(f, n, 0), c1 = node_child(f, n, 1), c2 = node_child(f, n, 2);
+		struct st a, b;
+
+		if (c0 >= 0)
+			s = walk(w, c0, s);
+		a = c1 >= 0 ? walk(w, c1, s) : s;
+		b = c2 >= 0 ? walk(w, c2, s) : s;
+		return merge(a, b);
+	}
+	case CXCursor_WhileStmt:
+	case CXCursor_ForStmt: {
+		struct st t = walk_children(w, n, s);
+
+		t.dead = false;
+		return merge(s, t);
+	}
+	case CXCursor_DoStmt: {
+		struct st t = walk_children(w, n, s);
+
+		t.dead = false;
+		return lock_effect(w, n, t);
+	}
+	case CXCursor_SwitchStmt: {
+		struct st saved = w->sw_entry, t;
+		int c0 = node_child(f, n, 0);
+
+		if (c0 >= 0)
+			s = walk(w, c0, s);
+		w->sw_entry = s;
+		t = s;
+		for (int c = c0 >= 0 ? f->nodes[c0].next : -1; c >= 0; c = f->nodes[c].next)
+			t = walk(w, c, t);
+		t.dead = false;
+		w->sw_entry = saved;
+		return merge(s, t);
+	}
+	case CXCursor_CaseStmt:
+	case CXCursor_DefaultStmt:
+		s = merge(s, w->sw_entry);
+		return walk_children(w, n, s);
+	case CXCursor_ReturnStmt:
+		s = walk_children(w, n, s);
+		s.dead = true;
+		return s;
+	case CXCursor_BreakStmt:
+	case CXCursor_ContinueStmt:
+		s.dead = true;
+		return s;
+	case CXCursor_GotoStmt: {
+		CXCursor target = clang_getCursorReferenced(nd->c);
+		CXString name = clang_getCursorSpelling(target);
+		struct label_state *l = label(w, clang_getCString(name));
+
+		clang_disposeString(name);
+		l->s = merge(l->s, s);
+		s.dead = true;
+		return s;
+	}
+	case CXCursor_LabelStmt: {
+		CXString name = clang_getCursorSpelling(nd->c);
+		struct label_state *l = label(w, clang_getCString(name));
+
+		clang_disposeString(name);
+		s = merge(s, l->s);
+		if (s.dead) /* reached only by a goto we have not seen (backwards) */
+			s = (struct st){ LK_UNKNOWN, nd->start, "label", false };
+		return walk_children(w, n, s);
+	}
+	case CXCursor_CallExpr:
+		s = walk_children(w, n, s);
+		nd->lock = s.dead ? LK_UNKNOWN : s.v;
+		nd->lock_ev_offset = s.ev;
+		nd->lock_ev_call = s.evcall;
+		return lock_effect(w, n, s);
+	default:
+		s = walk_children(w, n, s);
+		return lock_effect(w, n, s);
+	}
+}
+
+void lockctx_func(struct ctx *cx, struct func *f)
+{
+	struct walker w = { 0 };
+	struct st s = { LK_ENTRY, 0, NULL, false };
+
+	w.cx = cx;
+	w.t = &cx->tus[f->tu];
+	w.f = f;
+	w.sw_entry = s;
+	for (int n = 0; n < f->nnodes; n++)
+		f->nodes[n].lock = LK_UNKNOWN;
+	if (f->body >= 0) {
+		walk(&w, f->body, s);
+		/* second pass: labels reached by backward gotos now have a state */
+		w.ndone = 0;
+		walk(&w, f->body, s);
+	}
+	for (size_t i = 0; i < w.nlabels; i++)
+		free(w.labels[i].name);
+	free(w.labels);
+	free(w.done);
+}
+
+bool stmt_lock_op(struct ctx *cx, struct tunit *t, size_t off, int *acquire)
+{
+	char *name = NULL;
+	bool r = text_lock_op(cx, t, off, acquire, &name);
+
+	free(name);
+	return r;
+}

@@ -1,0 +1,591 @@
+/*
+ * parse.c - turning a C file into a libclang translation unit, robustly.
+ *
+ * - Compiler flags: from -p BUILD_DIR (compilation database; only the flags
+ *   that shape preprocessing are kept), -I/-D, --kernel-tree, else blkmig's
+ *   model of the 2.6.24 API (model/), which also stands in for any block
+ *   header the tree lacks.
+ * - A header that cannot be found becomes an empty stub in the run's
+ *   temporary directory and the file is parsed again, so a missing include
+ *   never stops a run.
+ * - Isolation: every file is first parsed in a child process, at most -j at
+ *   a time, with a timeout.  A child that crashes or hangs marks the file
+ *   failed and the run goes on.  The child saves the AST when libclang can
+ *   (no errors); otherwise the parent parses again, which is safe because
+ *   the child has shown that this exact parse terminates.
+ * - Fault injection for the tests: BLKMIG_FAULT_INJECT=crash:SUBSTR or
+ *   hang:SUBSTR makes the child crash or hang on paths containing SUBSTR.
+ */
+#include <clang-c/CXCompilationDatabase.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "analysis.h"
+
+struct bm_model_file {
+	const char *name;
+	const char *text;
+};
+extern const struct bm_model_file bm_model_files[];
+
+struct parse_env {
+	struct bm_run *run;
+	char *tmp;	 /* run's temporary directory */
+	char *modeldir;	 /* tmp/model */
+	char *stubdir;	 /* tmp/stubs */
+	char *asmdir;	 /* tmp/asm: asm -> the tree's asm-ARCH */
+	bool model_mode; /* no real headers given */
+	CXCompilationDatabase db;
+};
+
+static int mkdirs(const char *path)
+{
+	char *p = xstrdup(path);
+
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		mkdir(p, 0755);
+		*s = '/';
+	}
+	int r = mkdir(p, 0755);
+
+	free(p);
+	return r && errno != EEXIST ? -1 : 0;
+}
+
+static int write_text(const char *path, const char *text)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	char *tmp = xasprintf("%s.%d.tmp", path, (int)getpid());
+	FILE *f;
+	int r = 0;
+
+	if (slash) {
+		*slash = '\0';
+		mkdirs(dir);
+	}
+	free(dir);
+	f = fopen(tmp, "w");
+	if (!f) {
+		free(tmp);
+		return -1;
+	}
+	fputs(text, f);
+	if (fclose(f) || rename(tmp, path))
+		r = -1;
+	free(tmp);
+	return r;
+}
+
+static bool is_dir(const char *p)
+{
+	struct stat st;
+
+	return !stat(p, &st) && S_ISDIR(st.st_mode);
+}
+
+struct parse_env *parse_env_new(struct bm_run *run)
+{
+	struct parse_env *env = xcalloc(1, sizeof(*env));
+	const char *base = getenv("TMPDIR");
+	char *tmpl = xasprintf("%s/blkmig.XXXXXX", base && *base ? base : "/tmp");
+
+	env->run = run;
+	if (!mkdtemp(tmpl)) {
+		fprintf(stderr, "blkmig: cannot create a temporary directory: %s\n",
+			strerror(errno));
+		free(tmpl);
+		free(env);
+		return NULL;
+	}
+	env->tmp = tmpl;
+	env->modeldir = xasprintf("%s/model", tmpl);
+	env->stubdir = xasprintf("%s/stubs", tmpl);
+	mkdirs(env->stubdir);
+	env->model_mode = !run->opt.kernel_tree && !run->opt.build_dir &&
+			  !run->opt.include_dirs.n;
+
+	/* the model header, and every kernel header name it stands in for */
+	for (const struct bm_model_file *m = bm_model_files; m->name; m++) {
+		if (!strcmp(m->name, "headers.list")) {
+			char *list = xstrdup(m->text), *save = NULL;
+
+			for (char *h = strtok_r(list, " \t\n", &save); h;
+			     h = strtok_r(NULL, " \t\n", &save)) {
+				char *p = xasprintf("%s/%s", env->modeldir, h);
+
+				write_text(p, "/* blkmig model */\n#include <blkmig_model.h>\n");
+				free(p);
+			}
+			free(list);
+		} else {
+			char *p = xasprintf("%s/%s", env->modeldir, m->name);
+
+			write_text(p, m->text);
+			free(p);
+		}
+	}
+
+	if (run->opt.kernel_tree) {
+		/* <asm/...>: configured trees have include/asm; old unconfigured ones
+		 * only include/asm-ARCH; newer ones arch/ARCH/include/asm. */
+		const char *arches[] = { "x86", "i386", "x86_64" };
+
+		for (size_t i = 0; i < 3 && !env->asmdir; i++) {
+			char *d = xasprintf("%s/include/asm-%s", run->opt.kernel_tree, arches[i]);
+
+			if (is_dir(d)) {
+				char *link;
+
+				env->asmdir = xasprintf("%s/asm", tmpl);
+				mkdirs(env->asmdir);
+				link = xasprintf("%s/asm", env->asmdir);
+				if (symlink(d, link)) {
+					free(env->asmdir);
+					env->asmdir = NULL;
+				}
+				free(link);
+			}
+			free(d);
+		}
+	}
+	if (run->opt.build_dir) {
+		CXCompilationDatabase_Error err;
+
+		env->db = clang_CompilationDatabase_fromDirectory(run->opt.build_dir, &err);
+		if (err != CXCompilationDatabase_NoError) {
+			fprintf(stderr, "blkmig: no usable compile_commands.json in %s\n",
+				run->opt.build_dir);
+			env->db = NULL;
+			parse_env_free(env);
+			return NULL;
+		}
+	}
+	return env;
+}
+
+static void rm_rf(const char *path)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execlp("rm", "rm", "-rf", path, (char *)NULL);
+		_exit(127);
+	}
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+}
+
+void parse_env_free(struct parse_env *env)
+{
+	if (!env)
+		return;
+	if (env->db)
+		clang_CompilationDatabase_dispose(env->db);
+	if (env->tmp && !getenv("BLKMIG_KEEP_TMP"))
+		rm_rf(env->tmp);
+	free(env->tmp);
+	free(env->modeldir);
+	free(env->stubdir);
+	free(env->asmdir);
+	free(env);
+}
+
+/* Flags of a compile command that shape what the parser sees. */
+static void db_args(struct parse_env *env, const char *path, struct bm_strlist *a, char **cwd)
+{
+	char abs[PATH_MAX];
+	CXCompileCommands cmds;
+
+	if (!env->db || !realpath(path, abs))
+		return;
+	cmds = clang_CompilationDatabase_getCompileCommands(env->db, abs);
+	if (!cmds)
+		return;
+	if (clang_CompileCommands_getSize(cmds) > 0) {
+		CXCompileCommand cmd = clang_CompileCommands_getCommand(cmds, 0);
+		unsigned n = clang_CompileCommand_getNumArgs(cmd);
+		CXString dir = clang_CompileCommand_getDirectory(cmd);
+
+		*cwd = xstrdup(clang_getCString(dir));
+		clang_disposeString(dir);
+		for (unsigned i = 1; i < n; i++) {
+			CXString s = clang_CompileCommand_getArg(cmd, i);
+			const char *v = clang_getCString(s);
+			static const char *const with_arg[] = { "-I", "-D", "-U", "-include",
+								"-isystem", "-idirafter", "-iquote" };
+			bool took = false;
+
+			for (size_t k = 0; k < sizeof(with_arg) / sizeof(with_arg[0]); k++) {
+				size_t l = strlen(with_arg[k]);
+
+				if (strncmp(v, with_arg[k], l))
+					continue;
+				if (v[l] == '\0' && i + 1 < n) {
+					CXString s2 = clang_CompileCommand_getArg(cmd, ++i);
+
+					strlist_push(a, with_arg[k]);
+					strlist_push(a, clang_getCString(s2));
+					clang_disposeString(s2);
+				} else if (l == 2) {
+					strlist_push(a, v);
+				}
+				took = true;
+				break;
+			}
+			if (!took && (!strcmp(v, "-nostdinc") || !strncmp(v, "-std=", 5)))
+				strlist_push(a, v);
+			clang_disposeString(s);
+		}
+	}
+	clang_CompileCommands_dispose(cmds);
+}
+
+static void build_args(struct parse_env *env, const char *path, struct bm_strlist *a,
+		       char **cwd)
+{
+	struct bm_options *o = &env->run->opt;
+
+	strlist_push(a, "-x");
+	strlist_push(a, "c");
+	strlist_push(a, "-std=gnu89");
+	strlist_push(a, "-ferror-limit=0");
+	strlist_push(a, "-nostdinc");
+	strlist_push(a, "-D__KERNEL__");
+	for (size_t i = 0; i < o->defines.n; i++)
+		strlist_push_owned(a, xasprintf("-D%s", o->defines.v[i]));
+	for (size_t i = 0; i < o->include_dirs.n; i++)
+		strlist_push_owned(a, xasprintf("-I%s", o->include_dirs.v[i]));
+	db_args(env, path, a, cwd);
+	if (o->kernel_tree) {
+		static const char *const sub[] = { "include", "arch/x86/include",
+						   "arch/x86/include/generated", "include/uapi",
+						   "arch/x86/include/uapi" };
+
+		for (size_t i = 0; i < sizeof(sub) / sizeof(sub[0]); i++) {
+			char *d = xasprintf("%s/%s", o->kernel_tree, sub[i]);
+
+			if (is_dir(d))
+				strlist_push_owned(a, xasprintf("-I%s", d));
+			free(d);
+		}
+		if (env->asmdir)
+			strlist_push_owned(a, xasprintf("-I%s", env->asmdir));
+	}
+	if (env->model_mode)
+		strlist_push_owned(a, xasprintf("-I%s", env->modeldir));
+	else
+		strlist_push_owned(a, xasprintf("-idirafter%s", env->modeldir));
+	strlist_push_owned(a, xasprintf("-idirafter%s", env->stubdir));
+}
+
+/* "'linux/foo.h' file not found" -> "linux/foo.h" */
+static char *missing_header(CXDiagnostic d)
+{
+	CXString s = clang_getDiagnosticSpelling(d);
+	const char *m = clang_getCString(s), *q1, *q2;
+	char *r = NULL;
+
+	if (strstr(m, "file not found") && (q1 = strchr(m, '\'')) && (q2 = strchr(q1 + 1, '\'')) &&
+	    q2 > q1 + 1)
+		r = xstrndup(q1 + 1, (size_t)(q2 - q1 - 1));
+	clang_disposeString(s);
+	return r;
+}
+
+/*
+ * Parse PATH; replace missing headers by stubs and retry.  Returns the TU
+ * or NULL.
+ */
+static CXTranslationUnit parse_one(struct parse_env *env, CXIndex idx, const char *path,
+				   bool *stubbed)
+{
+	struct bm_strlist a = { 0 };
+	char *cwd = NULL, oldcwd[PATH_MAX];
+	char abspath[PATH_MAX];
+	CXTranslationUnit tu = NULL;
+	bool chdired = false;
+
+	if (!realpath(path, abspath))
+		snprintf(abspath, sizeof(abspath), "%s", path);
+	build_args(env, path, &a, &cwd);
+	if (cwd && getcwd(oldcwd, sizeof(oldcwd)) && !chdir(cwd))
+		chdired = true;
+	for (int round = 0; round < 64; round++) {
+		enum CXErrorCode e;
+		bool again = false;
+
+		e = clang_parseTranslationUnit2(idx, abspath, (const char *const *)a.v, (int)a.n,
+						NULL, 0,
+						CXTranslationUnit_DetailedPreprocessingRecord |
+							CXTranslationUnit_KeepGoing,
+						&tu);
+		if (e != CXError_Success) {
+			tu = NULL;
+			break;
+		}
+		for (unsigned i = 0, n = clang_getNumDiagnostics(tu); i < n; i++) {
+			CXDiagnostic d = clang_getDiagnostic(tu, i);
+			char *h = clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error ?
+					  missing_header(d) :
+					  NULL;
+
+			clang_disposeDiagnostic(d);
+			if (!h)
+				continue;
+			if (!strstr(h, "..")) {
+				char *p = xasprintf("%s/%s", env->stubdir, h);
+				struct stat st;
+
+				if (stat(p, &st)) {
+					write_text(p, "/* blkmig: empty stub for a missing header */\n");
+					again = true;
+					*stubbed = true;
+				}
+				free(p);
+			}
+			free(h);
+		}
+		if (!again)
+			break;
+		clang_disposeTranslationUnit(tu);
+		tu = NULL;
+	}
+	if (chdired && chdir(oldcwd))
+		perror("blkmig: chdir");
+	free(cwd);
+	strlist_free(&a);
+	return tu;
+}
+
+static void fault_inject(const char *path)
+{
+	const char *f = getenv("BLKMIG_FAULT_INJECT");
+
+	if (!f)
+		return;
+	if (!strncmp(f, "crash:", 6) && strstr(path, f + 6))
+		raise(SIGSEGV);
+	if (!strncmp(f, "hang:", 5) && strstr(path, f + 5))
+		for (;;)
+			pause();
+}
+
+/* Child: parse, write "errors warnings stubbed saved" and the AST. */
+static void child_parse(struct parse_env *env, const char *path, const char *res,
+			const char *ast)
+{
+	CXIndex idx = clang_createIndex(0, 0);
+	bool stubbed = false;
+	CXTranslationUnit tu;
+	FILE *f;
+	int saved = 0;
+
+	fault_inject(path);
+	tu = parse_one(env, idx, path, &stubbed);
+	if (!tu)
+		_exit(3);
+	saved = clang_saveTranslationUnit(tu, ast, clang_defaultSaveOptions(tu)) ==
+		CXSaveError_None;
+	f = fopen(res, "w");
+	if (!f)
+		_exit(4);
+	fprintf(f, "%d %d\n", stubbed, saved);
+	fclose(f);
+	_exit(0);
+}
+
+struct job {
+	pid_t pid;
+	size_t k; /* index into files[] */
+	struct timespec started;
+};
+
+static double elapsed(const struct timespec *t)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t->tv_sec) + (double)(now.tv_nsec - t->tv_nsec) / 1e9;
+}
+
+/* Finish one file in the parent after its child exited with STATUS. */
+static bool finish_file(struct parse_env *env, CXIndex idx, size_t fi, int status,
+			bool timed_out, size_t k, struct tunit *t)
+{
+	struct bm_file *file = &env->run->files[fi];
+	char *res = xasprintf("%s/res.%zu", env->tmp, k);
+	char *ast = xasprintf("%s/ast.%zu", env->tmp, k);
+	int stubbed = 0, saved = 0;
+	bool ok = false;
+	FILE *f;
+
+	if (timed_out) {
+		file->status = BM_PARSE_FAILED;
+		file->reason = xasprintf("libclang did not finish within %u s; file skipped",
+					 env->run->opt.timeout);
+	} else if (WIFSIGNALED(status)) {
+		file->status = BM_PARSE_FAILED;
+		file->reason = xasprintf("libclang crashed (signal %d); file skipped",
+					 WTERMSIG(status));
+	} else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		file->status = BM_PARSE_FAILED;
+		file->reason = xstrdup("libclang could not parse the file");
+	} else if ((f = fopen(res, "r"))) {
+		if (fscanf(f, "%d %d", &stubbed, &saved) != 2)
+			stubbed = saved = 0;
+		fclose(f);
+		t->tu = NULL;
+		if (saved && clang_createTranslationUnit2(idx, ast, &t->tu) != CXError_Success)
+			t->tu = NULL;
+		if (!t->tu) {
+			bool st = false;
+
+			t->tu = parse_one(env, idx, file->path, &st);
+		}
+		if (t->tu) {
+			ok = true;
+		} else {
+			file->status = BM_PARSE_FAILED;
+			file->reason = xstrdup("libclang could not parse the file");
+		}
+	}
+	if (ok) {
+		char mpath[PATH_MAX];
+		char abs[PATH_MAX];
+		CXString mp;
+
+		snprintf(mpath, sizeof(mpath), "%s/blkmig_model.h", env->modeldir);
+		file->used_model = env->model_mode || clang_getFile(t->tu, mpath) != NULL;
+		if (!realpath(file->path, abs))
+			snprintf(abs, sizeof(abs), "%s", file->path);
+		t->cxfile = clang_getFile(t->tu, abs);
+		mp = clang_getTranslationUnitSpelling(t->tu);
+		if (!t->cxfile)
+			t->cxfile = clang_getFile(t->tu, clang_getCString(mp));
+		clang_disposeString(mp);
+		for (unsigned i = 0, n = clang_getNumDiagnostics(t->tu); i < n; i++) {
+			CXDiagnostic d = clang_getDiagnostic(t->tu, i);
+			enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+			CXFile df;
+			size_t off;
+
+			if (sev >= CXDiagnostic_Error) {
+				file->errors++;
+				off = loc_offset(clang_getDiagnosticLocation(d), &df);
+				if (df && t->cxfile && clang_File_isEqual(df, t->cxfile)) {
+					grow((void **)&t->err_offsets, &t->nerr, t->nerr,
+					     sizeof(size_t));
+					t->err_offsets[t->nerr++] = off;
+				}
+			} else if (sev == CXDiagnostic_Warning) {
+				file->warnings++;
+			}
+			clang_disposeDiagnostic(d);
+		}
+		file->status = file->errors ? BM_PARSE_PARTIAL : BM_PARSE_OK;
+		if (file->errors)
+			file->reason = xasprintf("%u error(s) while parsing%s", file->errors,
+						 stubbed ? "; missing headers replaced by stubs" :
+							   "");
+		else if (stubbed)
+			file->reason = xstrdup("missing headers replaced by empty stubs");
+	}
+	unlink(res);
+	unlink(ast);
+	free(res);
+	free(ast);
+	return ok;
+}
+
+size_t parse_files(struct parse_env *env, CXIndex idx, size_t *files, size_t nfiles,
+		   struct tunit *tus)
+{
+	int jobs = env->run->opt.jobs > 0 ? env->run->opt.jobs : 1;
+	struct job *running = xcalloc((size_t)jobs, sizeof(*running));
+	size_t next = 0, done = 0, nok = 0;
+	int nrun = 0;
+
+	for (int j = 0; j < jobs; j++)
+		running[j].pid = 0;
+	while (done < nfiles) {
+		for (int j = 0; j < jobs && next < nfiles; j++) {
+			if (running[j].pid)
+				continue;
+			size_t k = next++;
+			char *res = xasprintf("%s/res.%zu", env->tmp, k);
+			char *ast = xasprintf("%s/ast.%zu", env->tmp, k);
+			pid_t pid;
+
+			fflush(NULL);
+			pid = fork();
+			if (pid == 0)
+				child_parse(env, env->run->files[files[k]].path, res, ast);
+			free(res);
+			free(ast);
+			if (pid < 0) {
+				struct bm_file *file = &env->run->files[files[k]];
+
+				file->status = BM_PARSE_FAILED;
+				file->reason = xasprintf("cannot fork: %s", strerror(errno));
+				done++;
+				continue;
+			}
+			running[j].pid = pid;
+			running[j].k = k;
+			clock_gettime(CLOCK_MONOTONIC, &running[j].started);
+			nrun++;
+		}
+		bool progressed = false;
+
+		for (int j = 0; j < jobs; j++) {
+			int status = 0;
+			bool timed_out = false;
+			pid_t r;
+
+			if (!running[j].pid)
+				continue;
+			r = waitpid(running[j].pid, &status, WNOHANG);
+			if (r == 0 && elapsed(&running[j].started) > env->run->opt.timeout) {
+				kill(running[j].pid, SIGKILL);
+				waitpid(running[j].pid, &status, 0);
+				timed_out = true;
+				r = running[j].pid;
+			}
+			if (r != running[j].pid)
+				continue;
+			size_t k = running[j].k;
+			struct tunit *t = &tus[k];
+
+			t->file_index = files[k];
+			t->path = env->run->files[files[k]].path;
+			if (finish_file(env, idx, files[k], status, timed_out, k, t))
+				nok++;
+			if (!env->run->opt.quiet && env->run->files[files[k]].status == BM_PARSE_FAILED)
+				fprintf(stderr, "blkmig: %s: %s\n", t->path,
+					env->run->files[files[k]].reason);
+			running[j].pid = 0;
+			nrun--;
+			done++;
+			progressed = true;
+		}
+		if (!progressed && nrun > 0) {
+			struct timespec ts = { 0, 5 * 1000 * 1000 };
+
+			nanosleep(&ts, NULL);
+		}
+	}
+	free(running);
+	return nok;
+}

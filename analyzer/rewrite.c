@@ -1,0 +1,206 @@
+/*
+ * rewrite.c - turning decisions into text edits on the original file:
+ * statement extents (libclang ranges stop before the ';'), whole-line
+ * removals, indentation, generated callbacks, and the before/after lines a
+ * report shows for a site.
+ */
+#include <ctype.h>
+#include <string.h>
+
+#include "rewrite.h"
+
+size_t stmt_end(const struct tunit *t, const struct func *f, int stmt)
+{
+	size_t e = f->nodes[stmt].end;
+	size_t p = e;
+
+	if (f->nodes[stmt].kind == CXCursor_CompoundStmt)
+		return e;
+	/* a statement ending in a compound body (if/while) has no ';' */
+	if (e > 0 && t->src[e - 1] == '}')
+		return e;
+	while (p < t->len && isspace((unsigned char)t->clean[p]))
+		p++;
+	if (p < t->len && t->src[p] == ';')
+		return p + 1;
+	return e;
+}
+
+void stmt_line_range(const struct tunit *t, size_t start, size_t end, size_t *a, size_t *b)
+{
+	size_t s = start, e = end;
+
+	while (s > 0 && (t->src[s - 1] == ' ' || t->src[s - 1] == '\t'))
+		s--;
+	if (s == 0 || t->src[s - 1] == '\n') {
+		size_t q = e;
+
+		while (q < t->len && (t->src[q] == ' ' || t->src[q] == '\t'))
+			q++;
+		if (q < t->len && t->src[q] == '\n') {
+			*a = s;
+			*b = q + 1;
+			return;
+		}
+		if (q >= t->len) {
+			*a = s;
+			*b = q;
+			return;
+		}
+	}
+	*a = start;
+	*b = end;
+}
+
+char *line_indent(const struct tunit *t, size_t off)
+{
+	size_t s = off, e;
+
+	while (s > 0 && t->src[s - 1] != '\n')
+		s--;
+	e = s;
+	while (e < t->len && (t->src[e] == ' ' || t->src[e] == '\t'))
+		e++;
+	return xstrndup(t->src + s, e - s);
+}
+
+void edit_add(struct bm_site *s, const char *file, size_t start, size_t end, const char *text)
+{
+	s->edits = xrealloc(s->edits, (s->nedits + 1) * sizeof(*s->edits));
+	s->edits[s->nedits].file = xstrdup(file);
+	s->edits[s->nedits].start = start;
+	s->edits[s->nedits].end = end;
+	s->edits[s->nedits].text = xstrdup(text);
+	s->nedits++;
+}
+
+void edit_remove_stmt(struct bm_site *s, const struct tunit *t, const struct func *f, int stmt)
+{
+	size_t a, b;
+
+	stmt_line_range(t, f->nodes[stmt].start, stmt_end(t, f, stmt), &a, &b);
+	edit_add(s, t->path, a, b, "");
+}
+
+static size_t line_start(const struct tunit *t, size_t off)
+{
+	while (off > 0 && t->src[off - 1] != '\n')
+		off--;
+	return off;
+}
+
+static size_t line_end(const struct tunit *t, size_t off)
+{
+	while (off < t->len && (off == 0 || t->src[off - 1] != '\n'))
+		off++;
+	return off;
+}
+
+/*
+ * The lines around the site's call, grown by every edit of the site that
+ * touches or adjoins them (edits in callers far away are not shown), before
+ * and after the edits.
+ */
+void site_before_after(struct bm_site *s, const struct tunit *t)
+{
+	size_t a = line_start(t, s->offset), b = line_end(t, s->end_offset);
+	struct bm_edit *mine = NULL;
+	size_t n = 0;
+	bool grew = true;
+	char *after;
+
+	while (grew) {
+		grew = false;
+		for (size_t i = 0; i < s->nedits; i++) {
+			const struct bm_edit *e = &s->edits[i];
+			size_t ea, eb;
+
+			if (strcmp(e->file, t->path))
+				continue;
+			ea = line_start(t, e->start);
+			eb = line_end(t, e->end > e->start ? e->end - 1 : e->end);
+			/* adjoining: within one line of the window */
+			if (eb + 1 < line_start(t, a > 0 ? a - 1 : 0) || ea > line_end(t, b + 1))
+				continue;
+			if (ea < a) {
+				a = ea;
+				grew = true;
+			}
+			if (eb > b) {
+				b = eb;
+				grew = true;
+			}
+		}
+	}
+	free(s->before);
+	s->before = range_text((struct tunit *)t, a, b);
+	if (s->verdict != BM_AUTO)
+		return;
+	mine = xcalloc(s->nedits + 1, sizeof(*mine));
+	for (size_t i = 0; i < s->nedits; i++) {
+		if (strcmp(s->edits[i].file, t->path) || s->edits[i].start < a ||
+		    s->edits[i].end > b)
+			continue;
+		mine[n] = s->edits[i];
+		mine[n].start -= a;
+		mine[n].end -= a;
+		n++;
+	}
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && mine[j].start < mine[j - 1].start; j--) {
+			struct bm_edit x = mine[j];
+
+			mine[j] = mine[j - 1];
+			mine[j - 1] = x;
+		}
+	after = bm_apply_edits(s->before, b - a, mine, n, NULL);
+	free(s->after);
+	s->after = after ? after : xstrdup("");
+	free(mine);
+}
+
+bool word_in(const char *hay, size_t len, const char *word)
+{
+	size_t wl = strlen(word);
+
+	if (!wl)
+		return false;
+	for (size_t i = 0; i + wl <= len; i++) {
+		if (memcmp(hay + i, word, wl))
+			continue;
+		bool left = i == 0 || !(isalnum((unsigned char)hay[i - 1]) || hay[i - 1] == '_');
+		bool right = i + wl == len ||
+			     !(isalnum((unsigned char)hay[i + wl]) || hay[i + wl] == '_');
+
+		if (left && right)
+			return true;
+	}
+	return false;
+}
+
+char *normalize_ws(const char *s)
+{
+	struct sbuf b = { 0 };
+
+	for (; *s; s++)
+		if (!isspace((unsigned char)*s))
+			sbuf_addn(&b, s, 1);
+	return sbuf_take(&b);
+}
+
+bool is_simple_operand(const char *s)
+{
+	/* identifier, member chain, or number: safe before "<< 9" or "? :" */
+	for (; *s; s++)
+		if (!(isalnum((unsigned char)*s) || *s == '_' || *s == '.' || *s == '>' ||
+		      (*s == '-' && s[1] == '>')))
+			return false;
+	return true;
+}
+
+bool has_side_effects(const char *s)
+{
+	return strchr(s, '(') || strstr(s, "++") || strstr(s, "--") ||
+	       (strchr(s, '=') && !strstr(s, "==") && !strstr(s, "!=") && !strstr(s, "<=") &&
+		!strstr(s, ">="));
+}

@@ -1,0 +1,235 @@
+/*
+ * uptodate_flow.c - what an old `uptodate` argument means, and its new
+ * `error` value E(u) (API-SEMANTICS: error = u > 0 ? 0 : (u ? u : -EIO)):
+ *   constant       1 -> 0, 0 -> -EIO, -EXXX -> itself (evaluated by libclang);
+ *   boolean        c -> c ? 0 : -EIO, !x -> x ? -EIO : 0 (comparisons, !, &&,
+ *                  ||, a local only ever assigned constants or booleans);
+ *   errno_capable  anything else side-effect free -> the exact form;
+ *   wrapper_param  a parameter of the enclosing function (wrappers.c);
+ *   unknown        side effects that the exact form would repeat.
+ */
+#include <string.h>
+
+#include "rewrite.h"
+
+void uptodate_free(struct uptodate *u)
+{
+	free(u->expr);
+	free(u->error_expr);
+	free(u->why);
+	memset(u, 0, sizeof(*u));
+}
+
+static bool eval_int(const struct func *f, int n, long long *v)
+{
+	CXEvalResult r = clang_Cursor_Evaluate(f->nodes[n].c);
+	bool ok = false;
+
+	if (!r)
+		return false;
+	if (clang_EvalResult_getKind(r) == CXEval_Int) {
+		*v = clang_EvalResult_getAsLongLong(r);
+		ok = true;
+	}
+	clang_EvalResult_dispose(r);
+	return ok;
+}
+
+static bool is_boolean(struct tunit *t, const struct func *f, int n)
+{
+	n = node_strip(f, n);
+	if (n < 0)
+		return false;
+	if (f->nodes[n].kind == CXCursor_UnaryOperator) {
+		char *op = unary_op(t, f, n);
+		bool r = !strcmp(op, "!");
+
+		free(op);
+		return r;
+	}
+	if (f->nodes[n].kind == CXCursor_BinaryOperator) {
+		static const char *const ops[] = { "==", "!=", "<", ">", "<=", ">=", "&&", "||" };
+		char *op = binary_op(t, f, n);
+		bool r = false;
+
+		for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+			r |= !strcmp(op, ops[i]);
+		free(op);
+		return r;
+	}
+	return false;
+}
+
+/* RHS values a local variable is ever given: all 0/1 constants or booleans? */
+static int local_kind(struct ctx *cx, struct func *f, const char *usr)
+{
+	struct tunit *t = &cx->tus[f->tu];
+	int kind = 1; /* 1 boolean, 2 errno-capable */
+
+	for (int n = 0; n < f->nnodes; n++) {
+		struct node *nd = &f->nodes[n];
+		int rhs = -1;
+
+		if (nd->kind == CXCursor_VarDecl) {
+			char *u = cursor_usr(nd->c);
+
+			if (!strcmp(u, usr))
+				for (int c = nd->first; c >= 0; c = f->nodes[c].next)
+					if (f->nodes[c].kind != CXCursor_TypeRef)
+						rhs = c;
+			free(u);
+		} else if (nd->kind == CXCursor_BinaryOperator ||
+			   nd->kind == CXCursor_CompoundAssignOperator) {
+			int l = node_strip(f, node_child(f, n, 0));
+			char *op = binary_op(t, f, n);
+
+			if (l >= 0 && f->nodes[l].kind == CXCursor_DeclRefExpr) {
+				char *u = ref_usr(f, l);
+
+				if (!strcmp(u, usr)) {
+					if (!strcmp(op, "="))
+						rhs = node_child(f, n, 1);
+					else if (nd->kind == CXCursor_CompoundAssignOperator)
+						kind = 2;
+				}
+				free(u);
+			}
+			free(op);
+		} else if (nd->kind == CXCursor_UnaryOperator) {
+			int c = node_strip(f, nd->first);
+
+			if (c >= 0 && f->nodes[c].kind == CXCursor_DeclRefExpr) {
+				char *u = ref_usr(f, c);
+				char *op = unary_op(t, f, n);
+
+				if (!strcmp(u, usr) && strcmp(op, "!") && strcmp(op, "-"))
+					kind = 2; /* &u, u++ ... */
+				free(op);
+				free(u);
+			}
+		}
+		if (rhs >= 0) {
+			long long v;
+
+			if (eval_int(f, rhs, &v)) {
+				if (v != 0 && v != 1)
+					kind = 2;
+			} else if (!is_boolean(t, f, rhs)) {
+				kind = 2;
+			}
+		}
+	}
+	return kind;
+}
+
+static void classify(struct ctx *cx, struct func *f, int n, struct uptodate *u, int depth)
+{
+	struct tunit *t = &cx->tus[f->tu];
+	int s = node_strip(f, n);
+	long long v;
+
+	u->param = -1;
+	u->expr = node_text(t, &f->nodes[n]);
+	if (s < 0) {
+		u->cls = BM_UT_UNKNOWN;
+		u->why = xstrdup("no expression");
+		return;
+	}
+	if (eval_int(f, s, &v)) {
+		u->cls = BM_UT_CONSTANT;
+		if (v > 0)
+			u->error_expr = xstrdup("0");
+		else if (v == 0)
+			u->error_expr = xstrdup("-EIO");
+		else
+			u->error_expr = xstrdup(u->expr);
+		return;
+	}
+	if (is_boolean(t, f, s)) {
+		u->cls = BM_UT_BOOLEAN;
+		if (f->nodes[s].kind == CXCursor_UnaryOperator) {
+			char *x = node_text(t, &f->nodes[node_strip(f, f->nodes[s].first)]);
+			const char *inner = x;
+
+			u->error_expr = xasprintf(is_simple_operand(inner) ? "%s ? -EIO : 0" :
+									 "(%s) ? -EIO : 0",
+						  inner);
+			free(x);
+		} else {
+			char *x = node_text(t, &f->nodes[s]);
+
+			u->error_expr = xasprintf("%s ? 0 : -EIO", x);
+			free(x);
+		}
+		return;
+	}
+	if (f->nodes[s].kind == CXCursor_ConditionalOperator && depth < 3) {
+		int c = node_child(f, s, 0), a = node_child(f, s, 1), b = node_child(f, s, 2);
+		struct uptodate ua = { 0 }, ub = { 0 };
+
+		if (c >= 0 && a >= 0 && b >= 0) {
+			classify(cx, f, a, &ua, depth + 1);
+			classify(cx, f, b, &ub, depth + 1);
+			if (ua.cls == BM_UT_CONSTANT && ub.cls == BM_UT_CONSTANT) {
+				char *ct = node_text(t, &f->nodes[c]);
+
+				u->cls = BM_UT_BOOLEAN;
+				u->error_expr = xasprintf("%s ? %s : %s", ct, ua.error_expr,
+							  ub.error_expr);
+				free(ct);
+				uptodate_free(&ua);
+				uptodate_free(&ub);
+				return;
+			}
+		}
+		uptodate_free(&ua);
+		uptodate_free(&ub);
+	}
+	if (f->nodes[s].kind == CXCursor_DeclRefExpr) {
+		CXCursor r = clang_getCursorReferenced(f->nodes[s].c);
+		enum CXCursorKind rk = clang_getCursorKind(r);
+		char *usr = ref_usr(f, s);
+
+		if (rk == CXCursor_ParmDecl) {
+			for (int i = 0; i < f->nparams; i++)
+				if (!strcmp(f->param_usr[i], usr))
+					u->param = i;
+			if (u->param >= 0) {
+				u->cls = BM_UT_WRAPPER;
+				u->error_expr = xstrdup("error");
+				free(usr);
+				return;
+			}
+		}
+		if (rk == CXCursor_VarDecl && clang_Cursor_getStorageClass(r) != CX_SC_Static &&
+		    !clang_Cursor_isNull(clang_getCursorSemanticParent(r)) &&
+		    clang_getCursorKind(clang_getCursorSemanticParent(r)) == CXCursor_FunctionDecl &&
+		    local_kind(cx, f, usr) == 1) {
+			u->cls = BM_UT_BOOLEAN;
+			u->error_expr = xasprintf("%s ? 0 : -EIO", u->expr);
+			free(usr);
+			return;
+		}
+		free(usr);
+	}
+	if (has_side_effects(u->expr)) {
+		u->cls = BM_UT_UNKNOWN;
+		u->why = xasprintf("'%s' has side effects; its errno meaning cannot be kept "
+				   "without evaluating it more than once",
+				   u->expr);
+		return;
+	}
+	u->cls = BM_UT_ERRNO;
+	if (is_simple_operand(u->expr))
+		u->error_expr = xasprintf("%s > 0 ? 0 : (%s ? %s : -EIO)", u->expr, u->expr,
+					  u->expr);
+	else
+		u->error_expr = xasprintf("(%s) > 0 ? 0 : ((%s) ? (%s) : -EIO)", u->expr, u->expr,
+					  u->expr);
+}
+
+void uptodate_classify(struct ctx *cx, struct func *f, int n, struct uptodate *u)
+{
+	memset(u, 0, sizeof(*u));
+	classify(cx, f, n, u, 0);
+}
