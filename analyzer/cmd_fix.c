@@ -151,8 +151,9 @@ void fix_summary(const struct bm_run *run, const char *cmd, size_t converted, si
 		if (s->verdict != BM_MANUAL)
 			continue;
 		manual++;
-		fprintf(stderr, "%s:%u:%u: manual: %s in %s(): %s%s%s\n", s->file, s->line,
-			s->column, s->call, s->function,
+		fprintf(stderr, "%s:%u:%u: manual: %s%s%s%s: %s%s%s\n", s->file, s->line,
+			s->column, s->call, s->function && *s->function ? " in " : "",
+			s->function ? s->function : "", s->function && *s->function ? "()" : "",
 			s->reason_code ? s->reason_code : "unknown",
 			s->reason_text && *s->reason_text ? ": " : "",
 			s->reason_text ? s->reason_text : "");

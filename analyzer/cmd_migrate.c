@@ -123,6 +123,7 @@ struct mig {
 	size_t nc;
 	char *tmpdir;
 	bool spatch_failed;
+	char *origin;		/* per inventory site: 's' spatch, 'a' analyzer, 0 neither */
 };
 
 static int parse_args(struct bm_run *run, int argc, char **argv, struct mig_args *a)
@@ -495,6 +496,7 @@ static void reconcile(struct mig *m, bool *used_post)
 			struct bm_site *p = &m->post.sites[j];
 
 			used_post[j] = true;
+			m->origin[i] = p->verdict == BM_AUTO ? 'a' : 0;
 			if (p->verdict == BM_MANUAL) {
 				char *t = user_names(m, p->reason_text);
 
@@ -515,8 +517,29 @@ static void reconcile(struct mig *m, bool *used_post)
 			free(why);
 		} else {
 			c->by_spatch++;
+			m->origin[i] = 's';
 		}
 	}
+}
+
+/* Does @text still call @name (an identifier followed by "(")? */
+static int still_calls(const char *text, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = strstr(text, name); p; p = strstr(p + 1, name)) {
+		const char *q = p + n;
+		char before = p > text ? p[-1] : ' ';
+
+		if (before == '_' || (before >= 'a' && before <= 'z') ||
+		    (before >= 'A' && before <= 'Z') || (before >= '0' && before <= '9'))
+			continue;
+		while (*q == ' ' || *q == '\t' || *q == '\n')
+			q++;
+		if (*q == '(')
+			return 1;
+	}
+	return 0;
 }
 
 /* Final outcome of each inventory site for the report and the summary. */
@@ -547,10 +570,21 @@ static void finish_sites(struct mig *m, size_t *converted, size_t *by_spatch)
 					   first, last);
 		if (!s->after)
 			s->after = xstrdup("");
+		/* The oracle: a site counts as converted only if its call is gone from its
+		 * lines. One that spatch skipped and the second analysis did not see stays,
+		 * and is reported rather than lost. */
+		if (still_calls(s->after, s->call)) {
+			char *why = xasprintf("%s is still called here after spatch and the analyzer "
+					      "(spatch skipped it and the analysis of its output did "
+					      "not find it)", s->call);
+
+			set_manual(s, "unparsed", why);
+			free(why);
+			continue;
+		}
 		(*converted)++;
+		*by_spatch += m->origin && m->origin[i] == 's';
 	}
-	for (size_t i = 0; i < m->nc; i++)
-		*by_spatch += m->c[i].problem ? 0 : m->c[i].by_spatch;
 }
 
 static int write_reports(struct mig *m, const char *dir)
@@ -622,6 +656,7 @@ static void mig_free(struct mig *m)
 		free(m->c[i].problem);
 	}
 	free(m->c);
+	free(m->origin);
 	free(m->a.paths);
 	bm_run_free(&m->inv);
 	bm_run_free(&m->post);
@@ -719,6 +754,7 @@ int cmd_migrate(int argc, char **argv)
 			goto out;
 		}
 		used_post = xcalloc(m.post.nsites + 1, sizeof(bool));
+		m.origin = xcalloc(m.inv.nsites + 1, 1);
 		reconcile(&m, used_post);
 		rw_plan_build(&m.post, m.a.mode == MODE_IN_PLACE ? precheck_target : NULL, &m,
 			      &plan);

@@ -21,8 +21,10 @@ for unit in unit_edits unit_plan; do
 		case $verdict in
 		PASS) pass "$unit/$name" ;;
 		FAIL) fail "$unit/$name" "$rest" ;;
+		EXIT) [ "$name" = 0 ] || grep -q "^FAIL $SUITE/$unit/" "$TL_LOG" ||
+			fail "$unit/exit" "exited $name without naming a failed test" ;;
 		esac
-	done < <("$T/$unit" "$SCRATCH/$unit" 2>&1)
+	done < <("$T/$unit" "$SCRATCH/$unit" 2>&1; echo "EXIT $?")
 done
 
 # ---- the unified diff round-trips through patch -p1 and git apply -p1 ----------------
@@ -118,5 +120,156 @@ html_test() {
 	fi
 }
 html_test
+
+# ---- blkmig migrate / fix on golden trees ----------------------------------------------
+BLKMIG=${BLKMIG:-$BUILD/blkmig}
+export BLKMIG_COCCI_DIR=${BLKMIG_COCCI_DIR:-$TOP/cocci}
+# tree_same A B: the two trees hold the same files with the same bytes
+tree_same() { diff -r "$1" "$2"; }
+# manual_sites PREFIX < STDERR: the manual sites blkmig listed, "FILE:LINE CALL REASON"
+manual_sites() {
+	sed -n "s|^$1\([^:]*\):\([0-9]*\):[0-9]*: manual: \([a-z_]*\) in [^ ]* \([a-z_]*\):.*|\1:\2 \3 \4|p" | sort
+}
+golden_case() {
+	local case=$1 d=$TOP/tests/migrate/golden/$1 w=$SCRATCH/golden-$1 rc
+	mkdir -p "$w"
+	# --patch: the expected diff, names relative to --root
+	cp -r "$d/in" "$w/tree"
+	(cd "$w" && "$BLKMIG" migrate -q --patch out.patch --root tree tree) \
+		> "$w/patch.log" 2>&1
+	rc=$?
+	if [ $rc -le 1 ] && cmp -s "$w/out.patch" "$d/expected.patch"; then
+		pass "golden/$case/patch"
+	else
+		fail "golden/$case/patch" "exit $rc; $(diff "$d/expected.patch" "$w/out.patch" | head -20; tail -5 "$w/patch.log")"
+	fi
+	check "golden/$case/check-leaves-input-alone" tree_same "$d/in" "$w/tree"
+	# the patch applies with both tools and gives the in-place result
+	cp -r "$d/in" "$w/git" && cp -r "$d/in" "$w/gnu"
+	if (cd "$w/git" && git apply -p1 ../out.patch) && (cd "$w/gnu" && patch -s -p1 < ../out.patch) &&
+		tree_same "$w/git" "$d/out" > /dev/null && tree_same "$w/gnu" "$d/out" > /dev/null; then
+		pass "golden/$case/patch-applies-git-and-patch"
+	else
+		fail "golden/$case/patch-applies-git-and-patch" "patched tree differs from out/"
+	fi
+	# the manual sites reported
+	manual_sites tree/ < "$w/patch.log" > "$w/manual"
+	if cmp -s "$w/manual" "$d/expected.manual"; then
+		pass "golden/$case/manual-sites-reported"
+	else
+		fail "golden/$case/manual-sites-reported" "$(diff "$d/expected.manual" "$w/manual")"
+	fi
+	# --in-place gives out/
+	cp -r "$d/in" "$w/inplace"
+	"$BLKMIG" migrate -q --in-place "$w/inplace" > "$w/inplace.log" 2>&1
+	check "golden/$case/in-place" tree_same "$d/out" "$w/inplace"
+	# --check: 1 on the input, 0 on the output; a second run changes nothing
+	"$BLKMIG" migrate -q --check "$w/tree" > /dev/null 2>&1
+	rc=$?
+	[ $rc = 1 ] && pass "golden/$case/check-exit-1-on-input" ||
+		fail "golden/$case/check-exit-1-on-input" "exit $rc"
+	"$BLKMIG" migrate -q --check "$w/inplace" > "$w/check2.log" 2>&1
+	rc=$?
+	[ $rc = 0 ] && pass "golden/$case/check-exit-0-on-output" ||
+		fail "golden/$case/check-exit-0-on-output" "exit $rc: $(tail -3 "$w/check2.log")"
+	"$BLKMIG" migrate -q --in-place "$w/inplace" > /dev/null 2>&1
+	check "golden/$case/idempotent" tree_same "$d/out" "$w/inplace"
+	# fix (the analyzer alone) gives its expected patch
+	(cd "$w" && "$BLKMIG" fix -q --patch fix.patch --root tree tree) > /dev/null 2>&1
+	if cmp -s "$w/fix.patch" "$d/expected-fix.patch"; then
+		pass "golden/$case/fix-patch"
+	else
+		fail "golden/$case/fix-patch" "$(diff "$d/expected-fix.patch" "$w/fix.patch" | head -20)"
+	fi
+}
+for g in "$TOP"/tests/migrate/golden/*/; do
+	golden_case "$(basename "$g")"
+done
+
+# ---- clear errors, bad input, files left untouched -------------------------------------
+E=$SCRATCH/errors
+mkdir -p "$E"
+cp -r "$TOP/tests/migrate/golden/tree/in" "$E/tree"
+# expect_run NAME WANT_RC PATTERN CMD...: exit code WANT_RC and PATTERN on stderr
+expect_run() {
+	local name=$1 want=$2 pat=$3 rc
+	shift 3
+	"$@" > "$E/$name.out" 2> "$E/$name.err"
+	rc=$?
+	if [ "$rc" = "$want" ] && grep -qE "$pat" "$E/$name.err"; then
+		pass "errors/$name"
+	else
+		fail "errors/$name" "exit $rc (want $want); stderr: $(head -3 "$E/$name.err")"
+	fi
+}
+expect_run no-spatch-given 2 "spatch '/nonexistent/spatch' is not an executable" \
+	"$BLKMIG" migrate --check --spatch /nonexistent/spatch "$E/tree"
+expect_run no-spatch-in-path 2 "spatch \\(Coccinelle\\) not found in PATH.*coccinelle" \
+	env PATH=/nonexistent "$BLKMIG" migrate --check "$E/tree"
+expect_run no-cocci-files 2 "holds no \\*\\.cocci file" \
+	"$BLKMIG" migrate --check --cocci-dir "$E" "$E/tree"
+expect_run missing-path 2 "does-not-exist: No such file or directory" \
+	"$BLKMIG" migrate --check "$E/does-not-exist"
+expect_run fix-missing-path 2 "does-not-exist: No such file or directory" \
+	"$BLKMIG" fix --patch - "$E/does-not-exist"
+expect_run two-modes 2 "at most one of" "$BLKMIG" migrate --check --in-place "$E/tree"
+expect_run fix-needs-mode 2 "exactly one of --in-place or --patch" "$BLKMIG" fix "$E/tree"
+mkdir -p "$E/plain"
+cp "$TOP/tests/migrate/golden/tree/in/drivers/char/plain.c" "$E/plain/"
+expect_run nothing-to-do 0 "nothing to do: no legacy completion call in 1 file" \
+	"$BLKMIG" migrate --in-place "$E/plain"
+check errors/nothing-to-do-untouched cmp "$E/plain/plain.c" "$TOP/tests/migrate/golden/tree/in/drivers/char/plain.c"
+mkdir -p "$E/empty"
+expect_run empty-dir 2 "no C files" "$BLKMIG" migrate --check "$E/empty"
+
+# a read-only file with sites: left byte-for-byte alone and reported; the rest converted
+cp -r "$TOP/tests/migrate/golden/tree/in" "$E/ro"
+chmod 0444 "$E/ro/drivers/block/wrap.c"
+expect_run read-only-reported 1 "wrap.c: file is read-only; left untouched" \
+	"$BLKMIG" migrate --in-place "$E/ro"
+check errors/read-only-untouched cmp "$E/ro/drivers/block/wrap.c" \
+	"$TOP/tests/migrate/golden/tree/in/drivers/block/wrap.c"
+check errors/read-only-others-converted cmp "$E/ro/drivers/block/skipped.c" \
+	"$TOP/tests/migrate/golden/tree/out/drivers/block/skipped.c"
+chmod 0644 "$E/ro/drivers/block/wrap.c"
+cp -r "$TOP/tests/migrate/golden/tree/in" "$E/rofix"
+chmod 0444 "$E/rofix/drivers/block/wrap.c"
+expect_run fix-read-only-reported 1 "wrap.c.*read-only" "$BLKMIG" fix --in-place "$E/rofix"
+check errors/fix-read-only-untouched cmp "$E/rofix/drivers/block/wrap.c" \
+	"$TOP/tests/migrate/golden/tree/in/drivers/block/wrap.c"
+chmod 0644 "$E/rofix/drivers/block/wrap.c"
+
+# an unparsable file (not C, with a legacy token) and a binary one: untouched, reported
+mkdir -p "$E/bad"
+printf 'this is not C at all {{{ end_request(rq, 1) ;;; ))) \n int x = ;\n' > "$E/bad/garbage.c"
+printf 'end_request(\0\1\2\377 binary\n' > "$E/bad/binary.c"
+cp "$TOP/tests/migrate/golden/tree/in/drivers/block/simple.c" "$E/bad/"
+cp "$E/bad/garbage.c" "$E/garbage.orig"
+cp "$E/bad/binary.c" "$E/binary.orig"
+expect_run unparsable-reported 1 "garbage.c" "$BLKMIG" migrate --in-place "$E/bad"
+check errors/unparsable-untouched cmp "$E/bad/garbage.c" "$E/garbage.orig"
+check errors/binary-untouched cmp "$E/bad/binary.c" "$E/binary.orig"
+if grep -q "__blk_end_request(rq, -EIO" "$E/bad/simple.c"; then
+	pass errors/unparsable-does-not-stop-others
+else
+	fail errors/unparsable-does-not-stop-others "simple.c was not converted"
+fi
+
+# ---- progress: on a terminal only ----------------------------------------------------
+cp -r "$TOP/tests/migrate/golden/tree/in" "$E/prog"
+"$BLKMIG" migrate --check "$E/prog" > /dev/null 2> "$E/prog.err"
+if grep -q $'\r' "$E/prog.err" || grep -q 'elapsed' "$E/prog.err"; then
+	fail progress/none-off-terminal "progress written to a non-terminal"
+else
+	pass progress/none-off-terminal
+fi
+if command -v script > /dev/null; then
+	script -qec "$BLKMIG migrate --check $E/prog" /dev/null > "$E/prog.tty" 2>&1
+	if grep -q 'files, .*elapsed' "$E/prog.tty"; then
+		pass progress/shown-on-terminal
+	else
+		fail progress/shown-on-terminal "$(tail -c 300 "$E/prog.tty")"
+	fi
+fi
 
 finish

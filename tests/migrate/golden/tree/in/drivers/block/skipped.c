@@ -8,7 +8,8 @@
 #include <linux/spinlock.h>
 
 #define SKIPPED_EACH_TRY(n) for ((n) = 0; (n) < 3; (n)++)
-#define SKIPPED_END ;
+#define SKIPPED_BEGIN {
+#define SKIPPED_STOP }
 
 static DEFINE_SPINLOCK(skipped_lock);
 static struct request_queue *q1, *q2;
@@ -24,11 +25,12 @@ static void skipped_request(struct request_queue *q)
 	int n, ok = 0;
 
 	while ((rq = elv_next_request(q)) != NULL) {
-		SKIPPED_EACH_TRY(n) {
+		SKIPPED_EACH_TRY(n) SKIPPED_BEGIN
 			ok = skipped_poke(rq);
 			if (ok)
 				break;
-		} SKIPPED_END
+		SKIPPED_STOP
+		n = 0;
 		end_request(rq, ok);
 	}
 }
