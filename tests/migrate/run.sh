@@ -128,7 +128,7 @@ export BLKMIG_COCCI_DIR=${BLKMIG_COCCI_DIR:-$TOP/cocci}
 tree_same() { diff -r "$1" "$2"; }
 # manual_sites PREFIX < STDERR: the manual sites blkmig listed, "FILE:LINE CALL REASON"
 manual_sites() {
-	sed -n "s|^$1\([^:]*\):\([0-9]*\):[0-9]*: manual: \([a-z_]*\) in [^ ]* \([a-z_]*\):.*|\1:\2 \3 \4|p" | sort
+	sed -n "s|^$1\([^:]*\):\([0-9]*\):[0-9]*: manual: \([a-z_]*\)\( in [^ ]*()\)\{0,1\}: \([a-z_]*\):.*|\1:\2 \3 \5|p" | sort
 }
 golden_case() {
 	local case=$1 d=$TOP/tests/migrate/golden/$1 w=$SCRATCH/golden-$1 rc
