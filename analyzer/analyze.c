@@ -5,12 +5,52 @@
  * across functions (lockctx.c, callgraph.c), classify and rewrite every
  * site (classify.c, wrappers.c), or check converted code (verify.c).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <string.h>
 
 #include "analysis.h"
 
 int walk_paths(struct bm_run *run, char *const *paths, size_t npaths);
+
+static bool word_in_text(const char *s, size_t len, const char *w)
+{
+	size_t wl = strlen(w);
+	const char *p = s, *end = s + len;
+
+	while (p < end && (p = memmem(p, (size_t)(end - p), w, wl))) {
+		bool l = p == s || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
+		bool r = p + wl >= end || !(isalnum((unsigned char)p[wl]) || p[wl] == '_');
+
+		if (l && r)
+			return true;
+		p += wl;
+	}
+	return false;
+}
+
+static enum CXChildVisitResult names_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+	struct bm_strlist *names = d;
+	CXString n;
+
+	(void)parent;
+	if (clang_getCursorKind(c) != CXCursor_FunctionDecl || !clang_isCursorDefinition(c) ||
+	    clang_Cursor_getStorageClass(c) == CX_SC_Static ||
+	    !clang_Location_isFromMainFile(clang_getCursorLocation(c)))
+		return CXChildVisit_Continue;
+	n = clang_getCursorSpelling(c);
+	if (!strlist_has(names, clang_getCString(n)) && strcmp(clang_getCString(n), "init_module") &&
+	    strcmp(clang_getCString(n), "cleanup_module"))
+		strlist_push(names, clang_getCString(n));
+	clang_disposeString(n);
+	return CXChildVisit_Continue;
+}
+
+static void global_function_names(struct tunit *t, struct bm_strlist *names)
+{
+	clang_visitChildren(clang_getTranslationUnitCursor(t->tu), names_visit, names);
+}
 
 static void ctx_free(struct ctx *cx)
 {
@@ -121,10 +161,50 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 		return -1;
 	}
 	idx = clang_createIndex(0, 0);
-	cx.tus = xcalloc(ncand ? ncand : 1, sizeof(*cx.tus));
+	cx.tus = xcalloc(run->nfiles ? run->nfiles : 1, sizeof(*cx.tus));
 	cx.ntus = ncand;
 	if (ncand)
 		parse_files(env, idx, cand, ncand, cx.tus);
+	/*
+	 * Stage 2: files without legacy tokens that call a non-static function
+	 * defined in a parsed file are parsed too, for their call sites only
+	 * (lock context across files).  Others stay unparsed.
+	 */
+	{
+		struct bm_strlist names = { 0 };
+		size_t *cand2 = xcalloc(run->nfiles, sizeof(*cand2)), n2 = 0;
+
+		for (size_t k = 0; k < ncand; k++)
+			if (cx.tus[k].tu)
+				global_function_names(&cx.tus[k], &names);
+		for (size_t i = 0; i < run->nfiles && names.n; i++) {
+			struct tunit *p = &pre[i];
+			bool hit = false;
+
+			if (!p->src || p->clean || run->files[i].status != BM_PARSE_SKIPPED)
+				continue;
+			p->clean = bm_blank_comments(p->src, p->len);
+			for (size_t k = 0; k < names.n && !hit; k++)
+				hit = word_in_text(p->clean, p->len, names.v[k]);
+			if (!hit) {
+				free(p->clean);
+				p->clean = NULL;
+				continue;
+			}
+			free(run->files[i].reason);
+			run->files[i].reason = NULL;
+			cand2[n2++] = i;
+		}
+		if (n2) {
+			parse_files(env, idx, cand2, n2, cx.tus + ncand);
+			for (size_t k = 0; k < n2; k++)
+				cand[ncand + k] = cand2[k];
+			ncand += n2;
+			cx.ntus = ncand;
+		}
+		free(cand2);
+		strlist_free(&names);
+	}
 	for (size_t k = 0; k < ncand; k++) {
 		struct tunit *t = &cx.tus[k], *p = &pre[cand[k]];
 

@@ -34,6 +34,20 @@ bool cursor_range(struct tunit *t, CXCursor c, size_t *start, size_t *end, bool 
 		return false;
 	if (*end < *start || *end > t->len)
 		*end = *start;
+	/* libclang reports expansion points for both locations of a node that
+	 * comes from a macro: a call or name must be spelled where it starts */
+	enum CXCursorKind k = clang_getCursorKind(c);
+
+	if (k == CXCursor_CallExpr || k == CXCursor_DeclRefExpr) {
+		CXString sp = clang_getCursorSpelling(c);
+		const char *name = clang_getCString(sp);
+		size_t nl = strlen(name);
+
+		if (nl && (*start + nl > t->len || memcmp(t->src + *start, name, nl) ||
+			   isalnum((unsigned char)t->src[*start + nl]) || t->src[*start + nl] == '_'))
+			*macro = true;
+		clang_disposeString(sp);
+	}
 	return true;
 }
 

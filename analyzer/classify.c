@@ -896,33 +896,8 @@ static void classify_func(struct ctx *cx, size_t fi)
 			free(name);
 			continue;
 		}
-		/* a macro body: report at the spelling of the name once */
+		/* from a macro expansion: the lexer reports it where it is spelled */
 		if (nd->macro) {
-			CXSourceLocation sl = clang_getCursorLocation(nd->c);
-			CXFile sf;
-			unsigned line, col, off;
-			bool dup = false;
-
-			clang_getSpellingLocation(sl, &sf, &line, &col, &off);
-			if (!sf || !t->cxfile || !clang_File_isEqual(sf, t->cxfile)) {
-				free(name);
-				continue;
-			}
-			for (size_t k = 0; k < cx->run->nsites; k++)
-				dup |= !strcmp(cx->run->sites[k].file, t->path) &&
-				       cx->run->sites[k].offset == off;
-			if (!dup) {
-				size_t si = site_new(cx, f, calls[i], name);
-				struct bm_site *s = &cx->run->sites[si];
-
-				s->offset = off;
-				s->end_offset = off + strlen(name);
-				s->line = offset_line(t, off, &s->column);
-				s->end_line = offset_line(t, s->end_offset, &s->end_column);
-				site_manual(cx, si, "macro",
-					    "%s is called inside a macro; convert the macro by hand",
-					    name);
-			}
 			free(name);
 			continue;
 		}

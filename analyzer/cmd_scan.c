@@ -15,7 +15,7 @@ void cmd_scan_usage(FILE *out)
 	      "    blkmig scan - report every legacy block completion call\n"
 	      "\n"
 	      "SYNOPSIS\n"
-	      "    blkmig scan [--format text|json|sarif] [-o FILE] [OPTIONS] PATH...\n"
+	      "    blkmig scan [--format text|json|sarif|brief] [-o FILE] [OPTIONS] PATH...\n"
 	      "\n"
 	      "DESCRIPTION\n"
 	      "    Each PATH is a C file or a directory, walked recursively (C files;\n"
@@ -28,9 +28,10 @@ void cmd_scan_usage(FILE *out)
 	      "    reason code.  Per file it says how well the file parsed.\n"
 	      "\n"
 	      "OPTIONS\n"
-	      "    --format text|json|sarif\n"
+	      "    --format text|json|sarif|brief\n"
 	      "        Report format (default text).  JSON follows analyzer/REPORT.md;\n"
-	      "        SARIF is version 2.1.0 with fixes for auto sites.\n"
+	      "        SARIF is version 2.1.0 with fixes for auto sites; brief is one\n"
+	      "        line per site (file:line:col function call verdict pattern ...).\n"
 	      "    -o FILE, --output FILE\n"
 	      "        Write the report to FILE instead of standard output.\n"
 	      "\n",
@@ -60,8 +61,8 @@ int bm_cmd_args(struct bm_run *run, int argc, char **argv, const char **format,
 		if (format && (!strcmp(a, "--format") || !strncmp(a, "--format=", 9))) {
 			const char *v = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
 
-			if (!v || (strcmp(v, "text") && strcmp(v, "json") && strcmp(v, "sarif"))) {
-				fprintf(stderr, "blkmig: --format wants text, json or sarif\n");
+			if (!v || (strcmp(v, "text") && strcmp(v, "json") && strcmp(v, "sarif") && strcmp(v, "brief"))) {
+				fprintf(stderr, "blkmig: --format wants text, json, sarif or brief\n");
 				return -1;
 			}
 			*format = v;
@@ -109,6 +110,8 @@ int bm_write_report(const struct bm_run *run, const char *format, const char *ou
 		r = bm_report_json(run, out);
 	else if (!strcmp(format, "sarif"))
 		r = bm_report_sarif(run, out);
+	else if (!strcmp(format, "brief"))
+		r = bm_report_brief(run, out);
 	else
 		r = bm_report_text(run, out);
 	if (fflush(out) || (out != stdout && fclose(out)) || r) {

@@ -153,8 +153,6 @@ static struct st lock_effect(struct walker *w, int n, struct st s)
 
 	if (nd->start == 0 && nd->end == 0)
 		return s;
-	if (nd->kind != CXCursor_CallExpr && !nd->macro)
-		return s;
 	if (done_has(w, nd->start))
 		return s;
 	if (!text_lock_op(w->cx, w->t, nd->start, &acquire, &name))

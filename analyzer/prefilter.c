@@ -76,8 +76,11 @@ size_t bm_prefilter(const char *s, size_t len, struct bm_hit **out)
 		char c = s[p];
 
 		if (c == '\n') {
-			if (!(p > 0 && s[p - 1] == '\\'))
+			if (!(p > 0 && s[p - 1] == '\\') && in_directive) {
 				in_directive = 0;
+				prev_kind = 'p';
+				prev_len = 0;
+			}
 			line++;
 			line_start = p + 1;
 			at_line_start = 1;
@@ -166,7 +169,7 @@ size_t bm_prefilter(const char *s, size_t len, struct bm_hit **out)
 			}
 			prev_start = p;
 			prev_len = e - p;
-			prev_kind = 'i';
+			prev_kind = isdigit((unsigned char)c) ? 'n' : 'i';
 			p = e;
 			continue;
 		}

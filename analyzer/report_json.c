@@ -1,3 +1,136 @@
-/* report_json.c - placeholder */
-#include "site.h"
-int bm_report_json(const struct bm_run *run, FILE *out) { (void)run; (void)out; return 0; }
+/*
+ * report_json.c - the JSON report of analyzer/REPORT.md (schema version 1),
+ * written with jansson.
+ */
+#include <jansson.h>
+#include <string.h>
+
+#include "util.h"
+
+json_t *bm_json_site(const struct bm_site *s);
+json_t *bm_json_summary(const struct bm_run *run);
+
+json_t *bm_json_site(const struct bm_site *s)
+{
+	json_t *o = json_object(), *ev = json_array(), *edits = json_array();
+
+	for (size_t i = 0; i < s->lock_evidence.n; i++)
+		json_array_append_new(ev, json_string(s->lock_evidence.v[i]));
+	for (size_t i = 0; i < s->nedits; i++)
+		json_array_append_new(edits, json_pack("{s:s, s:I, s:I, s:s}", "file",
+						       s->edits[i].file, "start",
+						       (json_int_t)s->edits[i].start, "end",
+						       (json_int_t)s->edits[i].end, "text",
+						       s->edits[i].text));
+	json_object_set_new(o, "id", json_sprintf("%s:%u:%u", s->file, s->line, s->column));
+	json_object_set_new(o, "file", json_string(s->file));
+	json_object_set_new(o, "line", json_integer(s->line));
+	json_object_set_new(o, "column", json_integer(s->column));
+	json_object_set_new(o, "end_line", json_integer(s->end_line));
+	json_object_set_new(o, "end_column", json_integer(s->end_column));
+	json_object_set_new(o, "offset", json_integer((json_int_t)s->offset));
+	json_object_set_new(o, "end_offset", json_integer((json_int_t)s->end_offset));
+	json_object_set_new(o, "function", json_string(s->function));
+	json_object_set_new(o, "call", json_string(s->call));
+	json_object_set_new(o, "pattern", json_string(bm_pattern_name(s->pattern)));
+	json_object_set_new(o, "lock", json_pack("{s:s, s:o}", "state", bm_lock_name(s->lock),
+						 "evidence", ev));
+	json_object_set_new(o, "uptodate",
+			    json_pack("{s:s, s:s, s:s}", "expr", s->uptodate_expr, "class",
+				      bm_uptodate_class_name(s->uptodate_class), "error_expr",
+				      s->error_expr));
+	json_object_set_new(o, "bytes", json_pack("{s:s, s:s}", "expr", s->bytes_expr, "origin",
+						  s->bytes_origin));
+	json_object_set_new(o, "replacement", json_string(s->replacement));
+	json_object_set_new(o, "before", json_string(s->before ? s->before : ""));
+	json_object_set_new(o, "after", json_string(s->after ? s->after : ""));
+	json_object_set_new(o, "verdict", json_string(s->verdict == BM_AUTO ? "auto" : "manual"));
+	if (s->verdict == BM_MANUAL && s->reason_code)
+		json_object_set_new(o, "reason", json_pack("{s:s, s:s}", "code", s->reason_code,
+							   "text", s->reason_text ? s->reason_text : ""));
+	json_object_set_new(o, "confidence", json_string(s->confidence ? s->confidence : "low"));
+	json_object_set_new(o, "typed", json_boolean(s->typed));
+	json_object_set_new(o, "edits", edits);
+	return o;
+}
+
+json_t *bm_json_summary(const struct bm_run *run)
+{
+	json_t *by_reason = json_object(), *by_pattern = json_object(), *by_kind = json_object();
+	size_t nauto = 0, nmanual = 0, with = 0;
+
+	for (size_t i = 0; i < run->nfiles; i++)
+		with += run->files[i].nsites > 0;
+	for (size_t i = 0; i < run->nsites; i++) {
+		const struct bm_site *s = &run->sites[i];
+		const char *pn = bm_pattern_name(s->pattern);
+		json_t *c = json_object_get(by_pattern, pn);
+
+		json_object_set_new(by_pattern, pn, json_integer(c ? json_integer_value(c) + 1 : 1));
+		if (s->verdict == BM_AUTO) {
+			nauto++;
+		} else {
+			nmanual++;
+			c = json_object_get(by_reason, s->reason_code);
+			json_object_set_new(by_reason, s->reason_code,
+					    json_integer(c ? json_integer_value(c) + 1 : 1));
+		}
+	}
+	for (size_t i = 0; i < run->nfindings; i++) {
+		const char *k = bm_finding_kind_name(run->findings[i].kind);
+		json_t *c = json_object_get(by_kind, k);
+
+		json_object_set_new(by_kind, k, json_integer(c ? json_integer_value(c) + 1 : 1));
+	}
+	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:I, s:o}", "files_scanned",
+			 (json_int_t)run->nfiles, "files_with_sites", (json_int_t)with, "sites",
+			 (json_int_t)run->nsites, "auto", (json_int_t)nauto, "manual",
+			 (json_int_t)nmanual, "manual_by_reason", by_reason, "by_pattern",
+			 by_pattern, "findings", (json_int_t)run->nfindings, "findings_by_kind",
+			 by_kind);
+}
+
+int bm_report_json(const struct bm_run *run, FILE *out)
+{
+	json_t *root = json_object(), *files = json_array(), *sites = json_array(),
+	       *findings = json_array();
+	bool verify = !strcmp(run->command, "verify");
+	int r;
+
+	for (size_t i = 0; i < run->nfiles; i++) {
+		const struct bm_file *f = &run->files[i];
+		json_t *parse = json_pack("{s:s, s:I, s:I, s:b}", "status",
+					  bm_parse_status_name(f->status), "errors",
+					  (json_int_t)f->errors, "warnings", (json_int_t)f->warnings,
+					  "used_model", f->used_model);
+
+		if (f->reason)
+			json_object_set_new(parse, "reason", json_string(f->reason));
+		json_array_append_new(files, json_pack("{s:s, s:o, s:I}", "path", f->path, "parse",
+						       parse, "sites", (json_int_t)f->nsites));
+	}
+	if (!verify)
+		for (size_t i = 0; i < run->nsites; i++)
+			json_array_append_new(sites, bm_json_site(&run->sites[i]));
+	for (size_t i = 0; i < run->nfindings; i++) {
+		const struct bm_finding *x = &run->findings[i];
+
+		json_array_append_new(findings,
+				      json_pack("{s:s, s:I, s:I, s:s, s:s, s:s}", "file", x->file,
+						"line", (json_int_t)x->line, "column",
+						(json_int_t)x->column, "function", x->function, "kind",
+						bm_finding_kind_name(x->kind), "message", x->message));
+	}
+	json_object_set_new(root, "schema_version", json_integer(1));
+	json_object_set_new(root, "tool",
+			    json_pack("{s:s, s:s}", "name", "blkmig", "version", BLKMIG_VERSION));
+	json_object_set_new(root, "command", json_string(run->command));
+	json_object_set_new(root, "files", files);
+	json_object_set_new(root, "sites", sites);
+	json_object_set_new(root, "findings", findings);
+	json_object_set_new(root, "summary", bm_json_summary(run));
+	r = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	fputc('\n', out);
+	json_decref(root);
+	return r;
+}

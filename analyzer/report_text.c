@@ -134,3 +134,31 @@ int bm_report_text(const struct bm_run *run, FILE *out)
 	fprintf(out, "%s\n", nreasons ? ")" : "");
 	return ferror(out) ? -1 : 0;
 }
+
+/* One line per site (or finding), for scripts and golden tests. */
+int bm_report_brief(const struct bm_run *run, FILE *out)
+{
+	if (!strcmp(run->command, "verify")) {
+		for (size_t k = 0; k < run->nfindings; k++) {
+			const struct bm_finding *x = &run->findings[k];
+
+			fprintf(out, "%s:%u:%u %s %s\n", x->file, x->line, x->column,
+				x->function[0] ? x->function : "-", bm_finding_kind_name(x->kind));
+		}
+		return ferror(out) ? -1 : 0;
+	}
+	for (size_t k = 0; k < run->nsites; k++) {
+		const struct bm_site *s = &run->sites[k];
+
+		fprintf(out, "%s:%u:%u %s %s %s %s lock=%s uptodate=%s", s->file, s->line, s->column,
+			s->function[0] ? s->function : "-", s->call,
+			s->verdict == BM_AUTO ? "auto" : "manual", bm_pattern_name(s->pattern),
+			bm_lock_name(s->lock), bm_uptodate_class_name(s->uptodate_class));
+		if (s->verdict == BM_MANUAL)
+			fprintf(out, " reason=%s", s->reason_code);
+		else if (s->replacement[0] && s->replacement[0] != '(')
+			fprintf(out, " new=%s", s->replacement);
+		fputc('\n', out);
+	}
+	return ferror(out) ? -1 : 0;
+}

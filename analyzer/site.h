@@ -217,5 +217,6 @@ const char *bm_reason_description(const char *code);
 int bm_report_text(const struct bm_run *run, FILE *out);
 int bm_report_json(const struct bm_run *run, FILE *out);
 int bm_report_sarif(const struct bm_run *run, FILE *out);
+int bm_report_brief(const struct bm_run *run, FILE *out);
 
 #endif

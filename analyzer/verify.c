@@ -30,6 +30,18 @@ static void finding(struct ctx *cx, struct func *f, size_t off, const char *file
 	x->message = msg;
 }
 
+static int finding_cmp(const void *a, const void *b)
+{
+	const struct bm_finding *x = a, *y = b;
+	int c = strcmp(x->file, y->file);
+
+	if (c)
+		return c;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return x->column < y->column ? -1 : x->column > y->column;
+}
+
 void verify_all(struct ctx *cx)
 {
 	struct bm_run *run = cx->run;
@@ -83,6 +95,7 @@ void verify_all(struct ctx *cx)
 			free(name);
 		}
 	}
+	qsort(run->findings, run->nfindings, sizeof(*run->findings), finding_cmp);
 	/* verify reports findings; the sites became legacy_call findings */
 	for (size_t i = 0; i < run->nsites; i++) {
 		struct bm_site *s = &run->sites[i];

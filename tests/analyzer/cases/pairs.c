@@ -1,0 +1,105 @@
+/* Data completion + end_that_request_last in the catalogue's shapes. */
+#include <linux/blkdev.h>
+#include <linux/interrupt.h>
+
+struct pdev {
+	spinlock_t lock;
+	struct request_queue *queue;
+	struct request *cur;
+	int busy;
+};
+
+static struct pdev pd;
+
+/* item 1: if (!first) { randomness; dequeue; last } under the lock */
+static void pairs_request(struct request_queue *q)
+{
+	struct request *rq;
+
+	while ((rq = elv_next_request(q)) != NULL) {
+		if (!end_that_request_first(rq, 1, rq->nr_sectors)) {
+			add_disk_randomness(rq->rq_disk);
+			blkdev_dequeue_request(rq);
+			end_that_request_last(rq, 1);
+		}
+	}
+}
+
+/* item 2: the lock is taken only around the final step */
+static irqreturn_t pairs_irq(int irq, void *data)
+{
+	struct request *rq = pd.cur;
+	unsigned long flags;
+	int status = inb(0x1f7);
+
+	if (!end_that_request_first(rq, status == 0, rq->current_nr_sectors)) {
+		spin_lock_irqsave(pd.queue->queue_lock, flags);
+		blkdev_dequeue_request(rq);
+		end_that_request_last(rq, status == 0);
+		spin_unlock_irqrestore(pd.queue->queue_lock, flags);
+		pd.busy = 0;
+	}
+	return IRQ_HANDLED;
+}
+
+/* item 3: early return */
+static void pairs_early(struct request *rq, int nsect)
+{
+	if (end_that_request_first(rq, 1, nsect))
+		return;
+	pd.busy = 0;
+	blkdev_dequeue_request(rq);
+	end_that_request_last(rq, 1);
+}
+
+/* item 6: whole request, result ignored */
+static void pairs_whole(struct request *rq)
+{
+	end_that_request_first(rq, 0, rq->hard_nr_sectors);
+	end_that_request_last(rq, 0);
+}
+
+/* item 4: result kept in a variable */
+static void pairs_var(struct request *rq, unsigned int bytes)
+{
+	int ret;
+
+	ret = end_that_request_chunk(rq, 1, bytes);
+	if (!ret) {
+		blkdev_dequeue_request(rq);
+		end_that_request_last(rq, 1);
+	}
+}
+
+/* item 4: loop */
+static void pairs_loop(struct request *rq)
+{
+	while (end_that_request_chunk(rq, -EIO, 512))
+		;
+	end_that_request_last(rq, -EIO);
+}
+
+static void pairs_kick(struct request_queue *q)
+{
+	struct request *rq = elv_next_request(q);
+
+	pairs_early(rq, 8);
+	pairs_whole(rq);
+	pairs_var(rq, 4096);
+	pairs_loop(rq);
+}
+
+static int pairs_init(void)
+{
+	spin_lock_init(&pd.lock);
+	pd.queue = blk_init_queue(pairs_request, &pd.lock);
+	blk_init_queue(pairs_kick, &pd.lock);
+	return request_irq(14, pairs_irq, 0, "pairs", &pd);
+}
+module_init(pairs_init);
+
+/*
+ * check-exit: 0
+ * check-brief-start
+ * check-brief-end
+ */

@@ -1,0 +1,54 @@
+/* end_request and friends; look-alikes, comments and strings stay. */
+#include <linux/blkdev.h>
+#include <linux/timer.h>
+
+static DEFINE_SPINLOCK(simple_lock);
+static struct request_queue *simple_q;
+static struct timer_list simple_timer;
+static struct request *simple_pending;
+
+/* a driver's own function with a similar name: never touched */
+static void simple_end_request(struct request *rq, int ok)
+{
+	printk("end_request(rq, %d) done\n", ok); /* end_request(rq, 1) */
+}
+
+static void simple_request(struct request_queue *q)
+{
+	struct request *rq;
+
+	while ((rq = elv_next_request(q)) != NULL) {
+		if (!blk_fs_request(rq)) {
+			end_request(rq, 0);
+			continue;
+		}
+		if (rq->sector + rq->current_nr_sectors > 1024) {
+			end_dequeued_request(rq, -ENOSPC);
+			continue;
+		}
+		simple_end_request(rq, 1);
+		end_queued_request(rq, rq->errors == 0);
+	}
+}
+
+/* a timer runs without the queue lock */
+static void simple_timeout(unsigned long data)
+{
+	struct request *rq = simple_pending;
+
+	end_request(rq, rq->errors);
+}
+
+static int simple_init(void)
+{
+	simple_q = blk_init_queue(simple_request, &simple_lock);
+	setup_timer(&simple_timer, simple_timeout, 0);
+	return 0;
+}
+module_init(simple_init);
+
+/*
+ * check-exit: 0
+ * check-brief-start
+ * check-brief-end
+ */
