@@ -1,0 +1,1862 @@
+/// Convert the 2.6.24 block completion calls (end_that_request_first/chunk/
+/// last, end_request, end_queued_request, end_dequeued_request) to the 2.6.25
+/// API (__blk_end_request, blk_end_request, blk_end_request_callback).
+///
+/// A first/chunk + last pair becomes one call: __blk_end_request where the
+/// queue lock is provably held (the request_fn given to blk_init_queue, after
+/// spin_lock* on the queue lock or on the lock given to blk_init_queue, or a
+/// helper every caller of which holds it); blk_end_request where the lock is
+/// taken only around the dequeue/end_that_request_last part (that lock/unlock
+/// pair goes; work done between the data part and the final step moves into a
+/// blk_end_request_callback callback).  The old uptodate value u becomes the
+/// error value exactly: 1 -> 0, 0 -> -EIO, -Exxx -> -Exxx, a condition c ->
+/// c ? 0 : -EIO, anything else (u) > 0 ? 0 : ((u) ? (u) : -EIO).
+/// Every site it cannot convert safely is left alone and reported (report and
+/// org modes) with the reason; report mode also lists what patch mode changes.
+//
+// Confidence: Moderate
+// Copyright: (C) 2026 the blkmig authors.  GPLv2.
+// URL: see cocci/README.md of blkmig
+// Options: --no-includes --include-headers
+// Keywords: end_that_request_first, end_that_request_last, end_request, blk_end_request
+// Requires: 1.0.8
+
+virtual patch
+virtual context
+virtual report
+virtual org
+
+// ---------------------------------------------------------------------------
+// Python helpers and per-file state.  Every key carries the file name, so
+// several files in one run never mix.
+// ---------------------------------------------------------------------------
+@initialize:python@
+@@
+import re
+
+LEGACY_RE = r"^(end_that_request_(first|chunk|last)|end_request|end_queued_request|end_dequeued_request)$"
+RELEVANT_RE = r"^(end_that_request_(first|chunk|last)|end_request|end_queued_request|end_dequeued_request|add_disk_randomness|blkdev_dequeue_request|blk_queue_end_tag|spin_(un)?lock(_irq|_irqsave|_irqrestore|_bh)?)$"
+WRAPPERS = ("end_request", "end_queued_request", "end_dequeued_request")
+MAX_CB_STMTS = 6
+C_KEYWORDS = set("""auto break case char const continue default do double else enum
+extern float for goto if inline int long register restrict return short signed
+sizeof static struct switch typedef union unsigned void volatile while typeof
+__typeof__ NULL true false""".split())
+
+RQFN = {}        # file -> request_fn names given to blk_init_queue
+QLOCK = {}       # file -> lock expressions given to blk_init_queue
+EU = set()       # call keys reachable from function entry without the lock
+AU = set()       # call keys reachable from an unlock without a relock
+AL = set()       # call keys reachable from a lock without an unlock
+CALLS = {}       # (file, callee) -> [call keys]
+FUNC_OF = {}     # key -> enclosing function
+NONCALL = set()  # (file, name) of functions used other than by a call
+LEGACY = {}      # key -> dict(name, R, U, N, func, file)
+PAIRS = {}       # first/chunk key -> pair dict
+P2 = {}          # last key -> first key
+AROUND = {}      # last key -> dict(lock, unlock keys, lock expr)
+STMTS = {}       # (file, func) -> [dict(start, end, text, key, decl)]
+LOCALS = {}      # (file, func) -> set of parameter and local names
+VARS = {}        # (file, func, name) -> candidate uptodate variable
+DECISION = {}    # key -> (action, reason)
+
+
+def norm(s):
+    return "".join(str(s).split())
+
+
+def key(p):
+    return (p[0].file, int(p[0].line), int(p[0].column))
+
+
+def endkey(p):
+    return (p[0].file, int(p[0].line_end), int(p[0].column_end))
+
+
+def is_qlock(l, f=None):
+    l = norm(l)
+    if l.endswith("->queue_lock"):
+        return True
+    if f is None:
+        return any(l in s for s in QLOCK.values())
+    return l in QLOCK.get(f, set())
+
+
+TOKEN_RE = re.compile(r"\s*(->|\+\+|--|<<=|>>=|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&|^!~<>=?:,()\[\].;{}]|[A-Za-z_]\w*|\d\w*|'(?:\\.|[^'])*'|\"(?:\\.|[^\"])*\"|\S)")
+
+
+def tokens(s):
+    return [t for t in TOKEN_RE.findall(str(s)) if t]
+
+
+def strip_parens(toks):
+    while len(toks) >= 2 and toks[0] == "(" and toks[-1] == ")":
+        depth = 0
+        for i, t in enumerate(toks):
+            if t in "([":
+                depth += 1
+            elif t in ")]":
+                depth -= 1
+                if depth == 0 and i != len(toks) - 1:
+                    return toks
+        toks = toks[1:-1]
+    return toks
+
+
+def top_level(toks):
+    """Operators at parenthesis depth 0."""
+    out, depth = [], 0
+    for t in toks:
+        if t in ("(", "["):
+            depth += 1
+        elif t in (")", "]"):
+            depth -= 1
+        elif depth == 0:
+            out.append(t)
+    return out
+
+
+def is_simple(toks):
+    """identifier, constant, field chain or call: no operator at top level."""
+    toks = strip_parens(toks)
+    if not toks:
+        return False
+    ops = top_level(toks)
+    for t in ops:
+        if t in ("->", "."):
+            continue
+        if re.match(r"^[A-Za-z_]\w*$|^\d\w*$", t):
+            continue
+        return False
+    return True
+
+
+def has_side_effects(s):
+    toks = tokens(s)
+    for i, t in enumerate(toks):
+        if t in ("++", "--", "=", "+=", "-=", "*=", "/=", "|=", "&=", "^=", "<<=", ">>="):
+            return True
+        if t == "(" and i > 0 and re.match(r"^[A-Za-z_]\w*$", toks[i - 1]) \
+                and toks[i - 1] not in C_KEYWORDS:
+            return True
+    return False
+
+
+def is_rq_expr(s):
+    return re.match(r"^[A-Za-z_]\w*((->|\.)[A-Za-z_]\w*)*$", norm(s)) is not None
+
+
+def root(s):
+    m = re.match(r"^\s*\(*\s*([A-Za-z_]\w*)", str(s))
+    return m.group(1) if m else None
+
+
+def bool_valued(toks):
+    toks = strip_parens(toks)
+    top = top_level(toks)
+    if any(t in ("?", ",", "=") or (t.endswith("=") and t not in ("==", "!=", "<=", ">="))
+           for t in top):
+        return False
+    if "&&" in top or "||" in top:
+        return True
+    if any(t in ("|", "^", "&") for t in top):
+        return False
+    if any(t in ("==", "!=", "<", ">", "<=", ">=") for t in top):
+        return True
+    if toks and toks[0] == "!" and is_simple(toks[1:]) or \
+            (toks and toks[0] == "!" and toks[1:2] == ["("] and strip_parens(toks[1:]) != toks[1:]):
+        return True
+    return False
+
+
+def split_ternary(toks):
+    """c ? a : b at top level -> (c, a, b) token lists, else None."""
+    toks = strip_parens(toks)
+    depth, q, c = 0, None, None
+    for i, t in enumerate(toks):
+        if t in ("(", "["):
+            depth += 1
+        elif t in (")", "]"):
+            depth -= 1
+        elif depth == 0 and t == "?" and q is None:
+            q = i
+        elif depth == 0 and t == ":" and q is not None and c is None:
+            c = i
+    if q is None or c is None:
+        return None
+    return toks[:q], toks[q + 1:c], toks[c + 1:]
+
+
+def paren(toks):
+    s = " ".join(toks)
+    s = re.sub(r"\s*(->|\.)\s*", r"\1", s)
+    s = re.sub(r"\(\s+", "(", s)
+    s = re.sub(r"\s+\)", ")", s)
+    s = re.sub(r"\s+,", ",", s)
+    s = re.sub(r"!\s+", "!", s)
+    s = re.sub(r"(^|[(,?:]\s*)-\s+", r"\1-", s)
+    return s
+
+
+def err_value(u):
+    """The 2.6.25 error value for an old uptodate expression u, or None."""
+    toks = strip_parens(tokens(u))
+    s = "".join(toks)
+    if re.match(r"^\d+[uUlL]*$", s) or re.match(r"^0[xX][0-9a-fA-F]+[uUlL]*$", s):
+        return "-EIO" if int(re.sub(r"[uUlL]+$", "", s), 0) == 0 else "0"
+    if re.match(r"^-\(?E[A-Z0-9]+\)?$", s) or re.match(r"^-\d+$", s):
+        return paren(toks)
+    if s in ("true", "false"):
+        return "0" if s == "true" else "-EIO"
+    tern = split_ternary(toks)
+    if tern:
+        c, a, b = tern
+        ea, eb = "".join(strip_parens(a)), "".join(strip_parens(b))
+        if (ea, eb) == ("1", "0") and not has_side_effects("".join(c)):
+            return "%s ? 0 : -EIO" % paren(c)
+        if (ea, eb) == ("0", "1") and not has_side_effects("".join(c)):
+            return "%s ? -EIO : 0" % paren(c)
+    if bool_valued(toks):
+        return "%s ? 0 : -EIO" % paren(toks)
+    if has_side_effects(s):
+        return None
+    x = paren(toks)
+    return "(%s) > 0 ? 0 : ((%s) ? (%s) : -EIO)" % (x, x, x)
+
+
+def sectors_to_bytes(n, r):
+    t = norm(n)
+    r = norm(r)
+    if t in (r + "->hard_nr_sectors", r + "->nr_sectors"):
+        return "blk_rq_bytes(%s)" % r
+    if t in (r + "->current_nr_sectors", r + "->hard_cur_sectors"):
+        return "blk_rq_cur_bytes(%s)" % r
+    toks = tokens(n)
+    if is_simple(toks):
+        return "%s << 9" % paren(strip_parens(toks))
+    return "(%s) << 9" % paren(strip_parens(toks))
+
+
+# --- lock context ----------------------------------------------------------
+def entry_held(f, func, depth=0):
+    if func in RQFN.get(f, set()):
+        return True
+    if depth > 3 or (f, func) in NONCALL:
+        return False
+    sites = CALLS.get((f, func), [])
+    if not sites:
+        return False
+    return all(held(k, depth + 1) for k in sites)
+
+
+def held(k, depth=0):
+    if k in AU:
+        return False
+    if k not in EU:
+        return True
+    return entry_held(k[0], FUNC_OF.get(k), depth)
+
+
+def unlocked(k):
+    if k in AL:
+        return False
+    if k in EU and entry_held(k[0], FUNC_OF.get(k)):
+        return False
+    return True
+
+
+# --- statements between the data part and the final step ---------------------
+def before(a, b):
+    return (a[1], a[2]) < (b[1], b[2])
+
+
+def window(lo, hi, f, func, lo_incl=False):
+    """Maximal statements starting after lo and ending before hi."""
+    c = []
+    for s in STMTS.get((f, func), []):
+        st, en = s["start"], s["end"]
+        if (before(lo, st) or (lo_incl and st == lo)) and before(en, hi):
+            c.append(s)
+    out = []
+    for s in c:
+        inner = any(o is not s and not before(s["start"], o["start"]) and
+                    not before(o["end"], s["end"]) and
+                    (o["start"], o["end"]) != (s["start"], s["end"]) for o in c)
+        if not inner:
+            out.append(s)
+    out.sort(key=lambda s: (s["start"][1], s["start"][2]))
+    return out
+
+
+def is_housekeeping(text, r):
+    t = norm(text)
+    r = norm(r)
+    return t in ("add_disk_randomness(%s->rq_disk);" % r,
+                 "blkdev_dequeue_request(%s);" % r) or \
+        re.match(r"^blk_queue_end_tag\([^;]*,%s\);$" % re.escape(r), t) is not None
+
+
+def mentions(text, name):
+    return re.search(r"(?<![\w.>])%s\b" % re.escape(name), str(text)) is not None
+
+
+def free_locals(text, f, func, allowed):
+    toks = tokens(text)
+    loc = LOCALS.get((f, func), set())
+    used = set()
+    for i, t in enumerate(toks):
+        if not re.match(r"^[A-Za-z_]\w*$", t) or t in C_KEYWORDS:
+            continue
+        if i > 0 and toks[i - 1] in ("->", "."):
+            continue
+        if t in loc and t != allowed:
+            used.add(t)
+    return sorted(used)
+
+
+def control_flow(text):
+    return any(t in ("return", "goto", "break", "continue") for t in tokens(text))
+
+
+def decide_pair(k1):
+    if k1 in DECISION:
+        return DECISION[k1]
+    d = decide_pair_uncached(k1)
+    DECISION[k1] = d
+    return d
+
+
+def decide_pair_uncached(k1):
+    pr = PAIRS[k1]
+    f, func, R, U = k1[0], pr["func"], pr["R"], pr["U"]
+    if not is_rq_expr(R):
+        return ("report", "the request expression '%s' is not a plain variable or field: it would be evaluated more than once" % one_line(R))
+    if norm(U) != norm(pr["U2"]):
+        return ("report", "end_that_request_first and end_that_request_last pass different uptodate values (%s, %s)" % (U, pr["U2"]))
+    if err_value(U) is None:
+        return ("report", "the uptodate value '%s' has side effects and cannot be turned into an error value exactly" % one_line(U))
+    k2 = pr["k2"]
+    ar = AROUND.get(k2)
+    hi = (f, k2[1], k2[2])
+    lo = pr["wstart"]
+    if held(k1):
+        if ar is not None:
+            return ("report", "the queue lock is taken around end_that_request_last although it is already held at the data completion")
+        for s in window(lo, hi, f, func):
+            if is_housekeeping(s["text"], R):
+                continue
+            if s["decl"] or mentions(s["text"], root(R)) or \
+                    re.search(r"(add_disk_randomness|blkdev_dequeue_request|blk_queue_end_tag)", s["text"]):
+                return ("report", "'%s' between the data completion and end_that_request_last uses the request, which __blk_end_request may free: hoist that read before the call by hand" % one_line(s["text"]))
+        return ("held", None)
+    if ar is not None and unlocked(k1):
+        inside = window(ar["lock_end"], hi, f, func)
+        for s in inside:
+            if not is_housekeeping(s["text"], R):
+                return ("report", "'%s' runs under the queue lock next to end_that_request_last; blk_end_request cannot keep it there" % one_line(s["text"]))
+        outside = [s for s in window(lo, ar["lock"], f, func)
+                   if not is_housekeeping(s["text"], R)]
+        if not outside:
+            return ("around", None)
+        if not re.match(r"^[A-Za-z_]\w*$", norm(R)):
+            return ("report", "work between the data completion and the final step needs a blk_end_request_callback callback, but the request '%s' is not a plain variable" % R)
+        for s in outside:
+            if s["decl"]:
+                return ("report", "a declaration between the data completion and the final step cannot move into a callback")
+            if control_flow(s["text"]):
+                return ("report", "'%s' between the data completion and the final step changes control flow; it cannot move into a callback" % one_line(s["text"]))
+            loc = free_locals(s["text"], f, func, norm(R))
+            if loc:
+                return ("report", "'%s' between the data completion and the final step uses local state (%s): it cannot move into a blk_end_request_callback callback" % (one_line(s["text"]), ", ".join(loc)))
+        if len(outside) > MAX_CB_STMTS:
+            return ("report", "more than %d statements between the data completion and the final step" % MAX_CB_STMTS)
+        pr["cb"] = [s["text"] for s in outside]
+        pr["cbkeys"] = [s["key"] for s in outside]
+        return ("callback", None)
+    if ar is not None:
+        return ("report", "the queue lock is taken around end_that_request_last, but the lock state at the data completion is not provably released")
+    return ("report", "lock context unknown: the queue lock is neither provably held here (request_fn given to blk_init_queue, spin_lock on the queue lock, or a helper only called so) nor taken only around end_that_request_last")
+
+
+def one_line(t):
+    t = paren(tokens(t))
+    t = re.sub(r"\(\s*([A-Za-z_]\w*(\s+[*])?)\s*\)\s*", r"(\1)", t)
+    t = re.sub(r"\s+;", ";", t)
+    t = re.sub(r"(\w)\s+\(", r"\1(", t)
+    return t if len(t) < 60 else t[:57] + "..."
+
+
+def pair_action(k1):
+    if k1 not in PAIRS:
+        return None
+    return decide_pair(k1)[0]
+
+
+def converted_pair(k1):
+    return pair_action(k1) in ("held", "around", "callback")
+
+
+def converted_shape(k1):
+    if not converted_pair(k1):
+        return None
+    return PAIRS[k1]["shape"]
+
+
+def pair_newfn(k1):
+    a = pair_action(k1)
+    return {"held": "__blk_end_request", "around": "blk_end_request",
+            "callback": "blk_end_request_callback"}[a]
+
+
+def decide_wrapper(k):
+    lg = LEGACY[k]
+    if lg.get("macro"):
+        return ("report", "inside a macro definition: convert the macro by hand")
+    if not is_rq_expr(lg["R"]):
+        return ("report", "the request expression '%s' is not a plain variable or field: it would be evaluated more than once" % one_line(lg["R"]))
+    if err_value(lg["U"]) is None:
+        return ("report", "the uptodate value '%s' has side effects and cannot be turned into an error value exactly" % one_line(lg["U"]))
+    return ("convert", None)
+
+
+def site_ok(k):
+    """Does patch mode convert (or fold away) the legacy call at k?"""
+    lg = LEGACY.get(k)
+    if lg is None or lg.get("macro"):
+        return False
+    n = lg["name"]
+    if n in WRAPPERS:
+        return decide_wrapper(k)[0] == "convert"
+    if n in ("end_that_request_first", "end_that_request_chunk"):
+        return k in PAIRS and converted_pair(k)
+    return k in P2 and converted_pair(P2[k])
+
+
+def site_decision(k):
+    """(converted?, rule, message) for any legacy call key."""
+    lg = LEGACY.get(k)
+    if lg is None:
+        return (False, "unknown", "not analysed")
+    n = lg["name"]
+    if lg.get("macro"):
+        return (False, "macro", "%s inside a macro definition: convert the macro by hand" % n)
+    if n in WRAPPERS:
+        a, why = decide_wrapper(k)
+        if a == "convert":
+            return (True, "wrapper", "%s -> __blk_end_request(%s, %s, %s)" % (
+                n, lg["R"], E_of(k, lg["U"]),
+                "blk_rq_cur_bytes(%s)" % lg["R"] if n == "end_request" else "blk_rq_bytes(%s)" % lg["R"]))
+        return (False, "wrapper", "%s not converted: %s" % (n, why))
+    if n in ("end_that_request_first", "end_that_request_chunk"):
+        if k in PAIRS:
+            a, why = decide_pair(k)
+            if a == "report":
+                return (False, "pair", "%s/end_that_request_last pair not converted: %s" % (n, why))
+            return (True, "pair-" + a, "%s + end_that_request_last -> %s" % (n, pair_newfn(k)))
+        return (False, "data-only", "%s without a matching end_that_request_last on every completion path of this function: the new call would also run the final step here; convert by hand" % n)
+    # end_that_request_last
+    if k in P2:
+        k1 = P2[k]
+        a, why = decide_pair(k1)
+        if a == "report":
+            return (False, "pair", "end_that_request_last not converted: %s" % why)
+        return (True, "pair-" + a, "end_that_request_last folded into %s" % pair_newfn(k1))
+    return (False, "last-only", "end_that_request_last without a preceding data completion in this function: the request may still carry bios (needs blk_rq_bytes) or none (0 bytes); the tool cannot tell which")
+
+
+# --- uptodate variables (item 10) ---------------------------------------------
+def var_converted(f, func, name):
+    v = VARS.get((f, func, name))
+    if v is None:
+        return False
+    if "ok" in v:
+        return v["ok"]
+    ok = True
+    if not v["feeds"]:
+        ok = False
+    for k in v["feeds"]:
+        if not site_ok(k):
+            ok = False
+    allowed = set(v["feeds_args"]) | set(v["assign_lhs"])
+    for u in v["uses"]:
+        if u not in allowed:
+            ok = False
+    for e in v["values"]:
+        if assign_value(e) is None:
+            ok = False
+    v["ok"] = ok
+    return ok
+
+
+def assign_value(e):
+    """New value for an assignment to an uptodate variable, or None."""
+    toks = strip_parens(tokens(e))
+    s = "".join(toks)
+    if s in ("0", "1", "true", "false") or re.match(r"^-E[A-Z0-9]+$", s) or \
+            split_ternary(toks) is not None and err_value(e) is not None and \
+            not err_value(e).startswith("(") or bool_valued(toks):
+        return err_value(e)
+    return None
+
+
+def E_of(k, u):
+    func = FUNC_OF.get(k) or LEGACY.get(k, {}).get("func")
+    n = norm(u)
+    if re.match(r"^[A-Za-z_]\w*$", n) and var_converted(k[0], func, n):
+        return n
+    return err_value(u)
+
+
+# --- recording (called by the collection rules) -------------------------------
+PARAMS = set()
+INTEREST_CACHE = {}
+PLAN = {}
+
+
+def interesting(fn):
+    """Legacy calls and calls of functions that (transitively) make them."""
+    if re.match(LEGACY_RE, fn):
+        return True
+    if "set" not in INTEREST_CACHE:
+        funcs = set()
+        frontier = set(n for (f, n) in CALLS if re.match(LEGACY_RE, n))
+        for _ in range(4):
+            nxt = set()
+            for (f, n), ks in CALLS.items():
+                if n in frontier:
+                    for k in ks:
+                        c = FUNC_OF.get(k)
+                        if c and c not in funcs:
+                            nxt.add(c)
+            funcs |= nxt
+            frontier = nxt
+        INTEREST_CACHE["set"] = funcs
+    return fn in INTEREST_CACHE["set"]
+
+
+def CALL_KEYS():
+    if "calls" not in INTEREST_CACHE:
+        INTEREST_CACHE["calls"] = set(k for ks in CALLS.values() for k in ks)
+    return INTEREST_CACHE["calls"]
+
+
+def record_legacy(p, name, R, U, N, pu):
+    k = key(p)
+    func = p[0].current_element
+    # Outside any function (a macro body, an initializer) spatch reports
+    # "something_else": such sites are left for the maintainer.
+    macro = func in ("something_else", "", None)
+    LEGACY[k] = {"name": name, "R": str(R), "U": str(U),
+                 "N": None if N is None else str(N), "func": func,
+                 "ukey": key(pu), "macro": macro}
+    FUNC_OF.setdefault(k, func)
+    u = norm(U)
+    if re.match(r"^[A-Za-z_]\w*$", u) and (p[0].file, func, u) not in PARAMS \
+            and u in LOCALS.get((p[0].file, func), set()):
+        v = VARS.setdefault((p[0].file, func, u), {
+            "feeds": [], "feeds_args": [], "assign_lhs": [], "values": [],
+            "uses": [], "sites": []})
+        v["feeds"].append(k)
+        v["feeds_args"].append(key(pu))
+
+
+FUNCS_SEEN = set()
+
+
+def record_pair(p1, p2, U2, shape, wstart):
+    k1, k2 = key(p1), key(p2)
+    if k1 in PAIRS or k2 in P2 or k1 not in LEGACY:
+        return
+    lg = LEGACY[k1]
+    PAIRS[k1] = {"k2": k2, "shape": shape, "wstart": wstart, "R": lg["R"],
+                 "U": lg["U"], "U2": str(U2), "N": lg["N"], "name": lg["name"],
+                 "func": lg["func"]}
+    P2[k2] = k1
+    DECISION.clear()
+    PLAN.clear()
+
+
+def is_exit(s):
+    t = norm(s)
+    while t.startswith("{") and t.endswith("}"):
+        t = t[1:-1]
+    m = re.search(r"(return[^;]*;|BUG\(\);|goto\w+;|break;|continue;)$", t)
+    if not m:
+        return False
+    prev = t[:m.start()]
+    return prev == "" or prev.endswith(";") or prev.endswith("}") or prev.endswith("{")
+
+
+def whole_request(name, n, r):
+    t, r = norm(n), norm(r)
+    if name == "end_that_request_first":
+        return t in (r + "->hard_nr_sectors", r + "->nr_sectors")
+    return t in (r + "->hard_nr_sectors<<9", r + "->nr_sectors<<9",
+                 "(" + r + "->hard_nr_sectors<<9)", "blk_rq_bytes(%s)" % r)
+
+
+def lock_pair_matches(lk, ulk):
+    a = lk[len("spin_lock"):]
+    b = ulk[len("spin_unlock"):]
+    return {"": "", "_irq": "_irq", "_irqsave": "_irqrestore", "_bh": "_bh"}.get(a) == b
+
+
+def in_pair_func(ps):
+    f, func = CURFILE[0], ps[0].current_element
+    return any(k[0] == f and pr["func"] == func for k, pr in PAIRS.items())
+
+
+def record_stmt(ps, text, decl):
+    f, func = ps[0].file, ps[0].current_element
+    FUNC_OF.setdefault(key(ps), func)
+    STMTS.setdefault((f, func), []).append({
+        "start": key(ps), "end": endkey(ps), "text": str(text),
+        "key": key(ps), "decl": decl})
+    DECISION.clear()
+    PLAN.clear()
+
+
+def VAR_NAMES():
+    return set(k[2] for k in VARS)
+
+
+def var_event(p, x, kind, e):
+    f, func = p[0].file, p[0].current_element
+    v = VARS.get((f, func, x))
+    if v is None:
+        return
+    if kind == "use":
+        v["uses"].append(key(p))
+    elif kind == "assign":
+        v.setdefault("asg", []).append(key(p))
+        v["assign_lhs"].append(key(p))
+        v["values"].append(str(e))
+        v["sites"].append(key(p))
+    elif kind == "init":
+        v.setdefault("init", []).append(key(p))
+        v["values"].append(str(e))
+        v["sites"].append(key(p))
+    v.pop("ok", None)
+
+
+def var_site_converts(p, name):
+    k = orig_key(p, name)
+    for (vf, vfunc, x), v in VARS.items():
+        if k in v["sites"]:
+            return var_converted(vf, vfunc, x)
+    return False
+
+
+# --- the plan of one file: what patch mode removes ----------------------------
+def plan(f):
+    if f in PLAN:
+        return PLAN[f]
+    pl = {"hk": set(), "locks": set(), "lasts": set(), "moved": set()}
+    for k1, pr in list(PAIRS.items()):
+        if k1[0] != f or not converted_pair(k1):
+            continue
+        a = pair_action(k1)
+        k2 = pr["k2"]
+        pl["lasts"].add(k2)
+        for s in window(pr["wstart"], k2, f, pr["func"]):
+            if is_housekeeping(s["text"], pr["R"]):
+                pl["hk"].add(s["key"])
+        if a in ("around", "callback"):
+            ar = AROUND[k2]
+            pl["locks"].add(ar["lock"])
+            pl["locks"].add(ar["unlock"])
+            for s in window(ar["lock_end"], k2, f, pr["func"]):
+                pl["hk"].add(s["key"])
+        if a == "callback":
+            pl["moved"] |= set(pr["cbkeys"])
+    PLAN[f] = pl
+    return pl
+
+
+def in_plan(p, what, name):
+    return orig_key(p, name) in plan(CURFILE[0])[what]
+
+
+def new_call(k1):
+    pr = PAIRS[k1]
+    fn = pair_newfn(k1)
+    r = norm(pr["R"])
+    if pr["name"] == "end_that_request_first":
+        b = sectors_to_bytes(pr["N"], r)
+    else:
+        b = pr["N"]
+    args = [r, E_of(k1, pr["U"]), b]
+    if fn == "blk_end_request_callback":
+        args.append(cb_name_k(k1))
+    return "%s(%s)" % (fn, ", ".join(args))
+
+
+def cb_name_k(k1):
+    return "%s_end_cb" % PAIRS[k1]["func"]
+
+
+def cb_count(k):
+    if k in PAIRS and pair_action(k) == "callback":
+        return len(PAIRS[k]["cb"])
+    return 0
+
+
+def cb_name(p):
+    return cb_name_k(key(p))
+
+
+def cb_param(p):
+    return norm(PAIRS[key(p)]["R"])
+
+
+def cb_stmts(p):
+    return PAIRS[key(p)]["cb"]
+
+
+def is_var_name(n):
+    return n in VAR_NAMES()
+
+
+# --- stable keys across the re-parses of patch mode ----------------------------
+# After each rule that changes the file, spatch re-parses it (a new temporary
+# name, new line numbers).  Rules that transform therefore find their targets
+# by (function, callee or statement kind, ordinal within the function): a
+# match-only "snapshot" rule right before each transforming rule records the
+# current positions, and the plan (made on the original file) is kept in the
+# same terms.
+CURFILE = [None]
+SNAP = {}
+CALLEE = {}
+
+
+def reset_for(f):
+    if CURFILE[0] == f:
+        return
+    CURFILE[0] = f
+    for d in (RQFN, QLOCK, CALLS, FUNC_OF, LEGACY, PAIRS, P2, AROUND, STMTS,
+              LOCALS, VARS, DECISION, SNAP, CALLEE, PLAN, INTEREST_CACHE):
+        d.clear()
+    for s in (EU, AU, AL, NONCALL, PARAMS, FUNCS_SEEN, ERROR_USED):
+        s.clear()
+
+
+def okey(k, name):
+    """Original key -> (function, name, ordinal)."""
+    func = FUNC_OF.get(k) or LEGACY.get(k, {}).get("func")
+    if name.startswith("#"):
+        ks = sorted((s["start"] for s in STMTS.get((k[0], func), [])
+                     if s["decl"] == (name == "#decl")),
+                    key=lambda x: (x[1], x[2]))
+    else:
+        ks = sorted((c for c in CALLS.get((k[0], name), []) if FUNC_OF.get(c) == func),
+                    key=lambda x: (x[1], x[2]))
+    return (func, name, ks.index(k)) if k in ks else None
+
+
+def snap(p, name):
+    f, func = p[0].file, p[0].current_element
+    SNAP.setdefault((f, func, name), set()).add((int(p[0].line), int(p[0].column)))
+
+
+def cur_okey(p, name):
+    f, func = p[0].file, p[0].current_element
+    ks = sorted(SNAP.get((f, func, name), set()))
+    here = (int(p[0].line), int(p[0].column))
+    return (func, name, ks.index(here)) if here in ks else None
+
+
+def orig_key(p, name):
+    """The original key of the call/statement at p of the current version."""
+    ok = cur_okey(p, name)
+    if ok is None:
+        return None
+    if "okeys" not in PLAN:
+        m = {}
+        for k in list(LEGACY) + [s["start"] for v in STMTS.values() for s in v]:
+            for n in ([CALLEE.get(k)] if CALLEE.get(k) else []) + ["#stmt", "#decl"]:
+                o = okey(k, n)
+                if o is not None:
+                    m[o] = k
+        for k, n in CALLEE.items():
+            if not re.match(RELEVANT_RE, n):
+                continue
+            o = okey(k, n)
+            if o is not None:
+                m[o] = k
+        for (vf, vfunc, x), v in VARS.items():
+            for kind in ("asg", "init"):
+                for i, k in enumerate(sorted(set(v.get(kind, [])), key=lambda q: (q[1], q[2]))):
+                    m[(vfunc, "#%s:%s" % (kind, x), i)] = k
+        PLAN["okeys"] = m
+    return PLAN["okeys"].get(ok)
+
+
+ERROR_USED = set()
+
+
+def renames(p, uv):
+    func = p[0].current_element
+    if func in ERROR_USED:
+        return False
+    return var_converted(CURFILE[0], func, uv)
+
+// ---------------------------------------------------------------------------
+// 0. Token prefilter: every other rule depends on this one, so a file
+//    without a legacy call is skipped and never touched.
+// ---------------------------------------------------------------------------
+@has_legacy@
+position p;
+@@
+(
+end_that_request_first@p(...)
+|
+end_that_request_chunk@p(...)
+|
+end_that_request_last@p(...)
+|
+end_request@p(...)
+|
+end_queued_request@p(...)
+|
+end_dequeued_request@p(...)
+)
+
+@script:python@
+p << has_legacy.p;
+@@
+reset_for(p[0].file)
+
+// ---------------------------------------------------------------------------
+// 1. Facts about the file: request_fns, queue locks, calls, lock state.
+// ---------------------------------------------------------------------------
+@rf depends on has_legacy@
+identifier fn;
+expression L;
+position p;
+@@
+(
+blk_init_queue@p(fn, L)
+|
+blk_init_queue_node@p(fn, L, ...)
+)
+
+@script:python@
+fn << rf.fn;
+L << rf.L;
+p << rf.p;
+@@
+RQFN.setdefault(p[0].file, set()).add(fn)
+QLOCK.setdefault(p[0].file, set()).add(norm(L))
+
+@calls depends on has_legacy@
+identifier fn;
+position p;
+@@
+fn@p(...)
+
+@script:python@
+fn << calls.fn;
+p << calls.p;
+@@
+FUNC_OF[key(p)] = p[0].current_element
+CALLEE[key(p)] = fn
+FUNCS_SEEN.add((p[0].file, p[0].current_element))
+CALLS.setdefault((p[0].file, fn), []).append(key(p))
+INTEREST_CACHE.clear()
+
+// Calls reachable from the function entry without taking the queue lock.
+@eu depends on has_legacy exists@
+identifier f;
+identifier fn : script:python() { interesting(fn) };
+identifier lk =~ "^spin_lock(_irq|_irqsave|_bh)?$";
+expression L : script:python() { is_qlock(L) };
+position p;
+@@
+f(...) {
+... when != lk(L, ...)
+    when any
+fn@p(...)
+... when any
+}
+
+@script:python@
+p << eu.p;
+@@
+EU.add(key(p))
+
+// Calls reachable from an unlock of the queue lock without a relock.
+@au depends on has_legacy exists@
+identifier fn : script:python() { interesting(fn) };
+identifier lk =~ "^spin_lock(_irq|_irqsave|_bh)?$";
+identifier ulk =~ "^spin_unlock(_irq|_irqrestore|_bh)?$";
+expression L : script:python() { is_qlock(L) };
+position p;
+@@
+ulk(L, ...);
+... when != lk(L, ...)
+    when any
+fn@p(...)
+
+@script:python@
+p << au.p;
+@@
+AU.add(key(p))
+
+// Calls reachable from a lock of the queue lock without an unlock.
+@al depends on has_legacy exists@
+identifier fn : script:python() { interesting(fn) };
+identifier lk =~ "^spin_lock(_irq|_irqsave|_bh)?$";
+identifier ulk =~ "^spin_unlock(_irq|_irqrestore|_bh)?$";
+expression L : script:python() { is_qlock(L) };
+position p;
+@@
+lk(L, ...);
+... when != ulk(L, ...)
+    when any
+fn@p(...)
+
+@script:python@
+p << al.p;
+@@
+AL.add(key(p))
+
+// Functions used other than by a direct call (function pointers, exports):
+// their callers are unknown, so their entry lock state is unknown.
+@ref depends on has_legacy@
+identifier fn : script:python() { interesting(fn) };
+position p;
+@@
+fn@p
+
+@script:python@
+fn << ref.fn;
+p << ref.p;
+@@
+if key(p) not in FUNC_OF or norm(p[0].current_element) == "":
+    NONCALL.add((p[0].file, fn))
+elif key(p) not in CALL_KEYS():
+    NONCALL.add((p[0].file, fn))
+
+// Parameters and locals of every function.
+@prm depends on has_legacy@
+identifier f, x;
+type T;
+position p;
+@@
+f@p(..., T x, ...) { ... }
+
+@script:python@
+f << prm.f;
+x << prm.x;
+p << prm.p;
+@@
+LOCALS.setdefault((p[0].file, f), set()).add(x)
+PARAMS.add((p[0].file, f, x))
+
+@lcl depends on has_legacy@
+identifier x;
+type T;
+position p;
+@@
+(
+T x@p;
+|
+T x@p = ...;
+)
+
+@script:python@
+x << lcl.x;
+p << lcl.p;
+@@
+LOCALS.setdefault((p[0].file, p[0].current_element), set()).add(x)
+
+// ---------------------------------------------------------------------------
+// 2. The legacy calls.
+// ---------------------------------------------------------------------------
+@lg3 depends on has_legacy@
+identifier ln =~ "^end_that_request_(first|chunk)$";
+expression R, U, N;
+position p, pu;
+@@
+ln@p(R, U@pu, N)
+
+@script:python@
+ln << lg3.ln;
+R << lg3.R;
+U << lg3.U;
+N << lg3.N;
+p << lg3.p;
+pu << lg3.pu;
+@@
+record_legacy(p, ln, R, U, N, pu)
+
+@lg2 depends on has_legacy@
+identifier ln =~ "^(end_that_request_last|end_request|end_queued_request|end_dequeued_request)$";
+expression R, U;
+position p, pu;
+@@
+ln@p(R, U@pu)
+
+@script:python@
+ln << lg2.ln;
+R << lg2.R;
+U << lg2.U;
+p << lg2.p;
+pu << lg2.pu;
+@@
+record_legacy(p, ln, R, U, None, pu)
+
+// ---------------------------------------------------------------------------
+// 3. Pairs: a data completion whose "all done" path reaches
+//    end_that_request_last of the same request in the same function.
+// ---------------------------------------------------------------------------
+// if (!end_that_request_first(rq, u, n)) { ...; end_that_request_last(rq, u); ... }
+@s1 depends on has_legacy@
+identifier fst =~ "^end_that_request_(first|chunk)$";
+expression R, U, U2, N;
+position p1, p2;
+@@
+if (!fst@p1(R, U, N)) {
+  ...
+  end_that_request_last@p2(R, U2);
+  ...
+}
+
+@script:python@
+p1 << s1.p1;
+p2 << s1.p2;
+U2 << s1.U2;
+@@
+record_pair(p1, p2, U2, "block", endkey(p1))
+
+// if (end_that_request_first(rq, u, n)) return; ...; end_that_request_last(rq, u);
+@s2 depends on has_legacy@
+identifier fst =~ "^end_that_request_(first|chunk)$";
+expression R, U, U2, N;
+statement S;
+position p1, p2, pw;
+@@
+if (fst@p1(R, U, N)) S@pw
+...
+end_that_request_last@p2(R, U2);
+
+@script:python@
+p1 << s2.p1;
+p2 << s2.p2;
+pw << s2.pw;
+S << s2.S;
+U2 << s2.U2;
+@@
+if is_exit(S):
+    record_pair(p1, p2, U2, "exit", endkey(pw))
+
+// while (end_that_request_chunk(rq, u, n)); ...; end_that_request_last(rq, u);
+@s3 depends on has_legacy@
+identifier fst =~ "^end_that_request_(first|chunk)$";
+expression R, U, U2, N;
+statement S;
+position p1, p2, pw;
+@@
+while (fst@p1(R, U, N)) S@pw
+...
+end_that_request_last@p2(R, U2);
+
+@script:python@
+p1 << s3.p1;
+p2 << s3.p2;
+pw << s3.pw;
+S << s3.S;
+U2 << s3.U2;
+@@
+if norm(S) in (";", "{}"):
+    record_pair(p1, p2, U2, "loop", endkey(pw))
+
+// ret = end_that_request_first(...); ... if (!ret) { ... end_that_request_last(...); ... }
+@s4a depends on has_legacy@
+identifier fst =~ "^end_that_request_(first|chunk)$";
+expression R, U, U2, N, X;
+position p1, p2;
+@@
+X = fst@p1(R, U, N);
+... when != X
+if (!X) {
+  ...
+  end_that_request_last@p2(R, U2);
+  ...
+}
+
+@script:python@
+p1 << s4a.p1;
+p2 << s4a.p2;
+U2 << s4a.U2;
+@@
+record_pair(p1, p2, U2, "var-block", endkey(p1))
+
+// ret = end_that_request_first(...); if (ret) return; ... end_that_request_last(...);
+@s4b depends on has_legacy@
+identifier fst =~ "^end_that_request_(first|chunk)$";
+expression R, U, U2, N, X;
+statement S;
+position p1, p2, pw;
+@@
+X = fst@p1(R, U, N);
+... when != X
+if (X) S@pw
+...
+end_that_request_last@p2(R, U2);
+
+@script:python@
+p1 << s4b.p1;
+p2 << s4b.p2;
+pw << s4b.pw;
+S << s4b.S;
+U2 << s4b.U2;
+@@
+if is_exit(S):
+    record_pair(p1, p2, U2, "var-exit", endkey(pw))
+
+// while (ret) ret = end_that_request_chunk(...); ... end_that_request_last(...);
+@s5 depends on has_legacy@
+identifier fst =~ "^end_that_request_(first|chunk)$";
+expression R, U, U2, N, X;
+position p1, p2;
+@@
+while (X)
+(
+  X = fst@p1(R, U, N);
+|
+  { X = fst@p1(R, U, N); }
+)
+...
+end_that_request_last@p2(R, U2);
+
+@script:python@
+p1 << s5.p1;
+p2 << s5.p2;
+U2 << s5.U2;
+@@
+record_pair(p1, p2, U2, "var-loop", endkey(p1))
+
+// Whole request with the result kept or ignored:
+// [ret =] end_that_request_first(rq, u, rq->hard_nr_sectors); ... end_that_request_last(rq, u);
+@s6 depends on has_legacy@
+identifier fst =~ "^end_that_request_(first|chunk)$";
+expression R, U, U2, N, X;
+position p1, p2;
+@@
+(
+fst@p1(R, U, N);
+|
+X = fst@p1(R, U, N);
+)
+...
+end_that_request_last@p2(R, U2);
+
+@script:python@
+p1 << s6.p1;
+p2 << s6.p2;
+U2 << s6.U2;
+R << s6.R;
+N << s6.N;
+@@
+if whole_request(LEGACY[key(p1)]["name"], N, R):
+    record_pair(p1, p2, U2, "ignored", endkey(p1))
+
+// The queue lock taken only around end_that_request_last of a pair.
+@ar depends on has_legacy@
+identifier lk =~ "^spin_lock(_irq|_irqsave|_bh)?$";
+identifier ulk =~ "^spin_unlock(_irq|_irqrestore|_bh)?$";
+expression L : script:python() { is_qlock(L) };
+expression R, U;
+position pl, pu, p2;
+@@
+lk@pl(L, ...);
+...
+end_that_request_last@p2(R, U);
+ulk@pu(L, ...);
+
+@script:python@
+lk << ar.lk;
+ulk << ar.ulk;
+pl << ar.pl;
+pu << ar.pu;
+p2 << ar.p2;
+@@
+if key(p2) in P2 and lock_pair_matches(lk, ulk) and \
+        before(PAIRS[P2[key(p2)]]["wstart"], key(pl)):
+    AROUND[key(p2)] = {"lock": key(pl), "lock_end": endkey(pl), "unlock": key(pu)}
+
+// Statements, declarations, parameters and locals of functions with pairs.
+@st depends on has_legacy@
+statement S;
+position ps : script:python() { in_pair_func(ps) };
+@@
+S@ps
+
+@script:python@
+S << st.S;
+ps << st.ps;
+@@
+record_stmt(ps, S, False)
+
+@dc depends on has_legacy@
+declaration D;
+position pd : script:python() { in_pair_func(pd) };
+@@
+D@pd
+
+@script:python@
+D << dc.D;
+pd << dc.pd;
+@@
+record_stmt(pd, D, True)
+
+// ---------------------------------------------------------------------------
+// 4. uptodate-style local variables that only feed the completion calls.
+// ---------------------------------------------------------------------------
+@vuse depends on has_legacy@
+identifier uv : script:python() { is_var_name(uv) };
+position p;
+@@
+uv@p
+
+@script:python@
+uv << vuse.uv;
+p << vuse.p;
+@@
+var_event(p, uv, "use", None)
+
+@vasg depends on has_legacy@
+identifier uv : script:python() { is_var_name(uv) };
+expression E;
+position p;
+@@
+uv@p = E
+
+@script:python@
+uv << vasg.uv;
+E << vasg.E;
+p << vasg.p;
+@@
+var_event(p, uv, "assign", E)
+
+// ---------------------------------------------------------------------------
+// 5. Patch mode: the conversions.
+// ---------------------------------------------------------------------------
+// uptodate variables: assignments and initialisers take error values (the
+// pattern x = E also matches the initialiser of a declaration).
+@snapva depends on has_legacy && (patch)@
+identifier uv : script:python() { is_var_name(uv) };
+expression E;
+position p;
+@@
+uv@p = E
+
+@script:python@
+uv << snapva.uv;
+p << snapva.p;
+@@
+snap(p, "#asg:" + uv)
+
+@vfix depends on has_legacy && (patch)@
+identifier uv;
+expression E;
+position p : script:python(uv) { var_site_converts(p, "#asg:" + uv) };
+@@
+uv@p = E
+
+@script:python vfixv@
+E << vfix.E;
+e;
+@@
+coccinelle.e = cocci.make_expr(assign_value(E))
+
+@depends on has_legacy && (patch)@
+identifier vfix.uv;
+expression vfix.E;
+position vfix.p;
+expression vfixv.e;
+@@
+uv@p =
+- E
++ e
+
+// Work between the data part and the final step moves into a
+// blk_end_request_callback callback: create the callback before the
+// function (one rule per statement count), then drop the statements.
+// BEGIN generated callback rules (cocci/gen_callback_rules.py)
+@snapcb1 depends on has_legacy && (patch)@
+identifier fst =~ "^end_that_request_(first|chunk)$";
+position p;
+@@
+fst@p(...)
+
+@script:python@
+fst << snapcb1.fst;
+p << snapcb1.p;
+@@
+snap(p, fst)
+
+@cbmk1 depends on has_legacy && (patch)@
+identifier fst =~ "^end_that_request_(first|chunk)$";
+position p : script:python(fst) { cb_count(orig_key(p, fst)) == 1 };
+@@
+fst@p(...)
+
+@script:python cbv1@
+p << cbmk1.p;
+fst << cbmk1.fst;
+fn; cb; par; b1;
+@@
+coccinelle.fn = cocci.make_ident(p[0].current_element)
+k1 = orig_key(p, fst)
+coccinelle.cb = cocci.make_ident(cb_name_k(k1))
+coccinelle.par = cocci.make_ident(norm(PAIRS[k1]["R"]))
+stmts = PAIRS[k1]["cb"]
+coccinelle.b1 = cocci.make_stmt(stmts[0])
+
+@depends on has_legacy && (patch)@
+identifier cbv1.fn, cbv1.cb, cbv1.par;
+statement cbv1.b1;
+@@
++ static int cb(struct request *par)
++ {
++	b1
++	return 0;
++ }
++
+  fn(...) { ... }
+
+@snapcb2 depends on has_legacy && (patch)@
+identifier fst =~ "^end_that_request_(first|chunk)$";
+position p;
+@@
+fst@p(...)
+
+@script:python@
+fst << snapcb2.fst;
+p << snapcb2.p;
+@@
+snap(p, fst)
+
+@cbmk2 depends on has_legacy && (patch)@
+identifier fst =~ "^end_that_request_(first|chunk)$";
+position p : script:python(fst) { cb_count(orig_key(p, fst)) == 2 };
+@@
+fst@p(...)
+
+@script:python cbv2@
+p << cbmk2.p;
+fst << cbmk2.fst;
+fn; cb; par; b1; b2;
+@@
+coccinelle.fn = cocci.make_ident(p[0].current_element)
+k1 = orig_key(p, fst)
+coccinelle.cb = cocci.make_ident(cb_name_k(k1))
+coccinelle.par = cocci.make_ident(norm(PAIRS[k1]["R"]))
+stmts = PAIRS[k1]["cb"]
+coccinelle.b1 = cocci.make_stmt(stmts[0])
+coccinelle.b2 = cocci.make_stmt(stmts[1])
+
+@depends on has_legacy && (patch)@
+identifier cbv2.fn, cbv2.cb, cbv2.par;
+statement cbv2.b1, cbv2.b2;
+@@
++ static int cb(struct request *par)
++ {
++	b1
++	b2
++	return 0;
++ }
++
+  fn(...) { ... }
+
+@snapcb3 depends on has_legacy && (patch)@
+identifier fst =~ "^end_that_request_(first|chunk)$";
+position p;
+@@
+fst@p(...)
+
+@script:python@
+fst << snapcb3.fst;
+p << snapcb3.p;
+@@
+snap(p, fst)
+
+@cbmk3 depends on has_legacy && (patch)@
+identifier fst =~ "^end_that_request_(first|chunk)$";
+position p : script:python(fst) { cb_count(orig_key(p, fst)) == 3 };
+@@
+fst@p(...)
+
+@script:python cbv3@
+p << cbmk3.p;
+fst << cbmk3.fst;
+fn; cb; par; b1; b2; b3;
+@@
+coccinelle.fn = cocci.make_ident(p[0].current_element)
+k1 = orig_key(p, fst)
+coccinelle.cb = cocci.make_ident(cb_name_k(k1))
+coccinelle.par = cocci.make_ident(norm(PAIRS[k1]["R"]))
+stmts = PAIRS[k1]["cb"]
+coccinelle.b1 = cocci.make_stmt(stmts[0])
+coccinelle.b2 = cocci.make_stmt(stmts[1])
+coccinelle.b3 = cocci.make_stmt(stmts[2])
+
+@depends on has_legacy && (patch)@
+identifier cbv3.fn, cbv3.cb, cbv3.par;
+statement cbv3.b1, cbv3.b2, cbv3.b3;
+@@
++ static int cb(struct request *par)
++ {
++	b1
++	b2
++	b3
++	return 0;
++ }
++
+  fn(...) { ... }
+
+@snapcb4 depends on has_legacy && (patch)@
+identifier fst =~ "^end_that_request_(first|chunk)$";
+position p;
+@@
+fst@p(...)
+
+@script:python@
+fst << snapcb4.fst;
+p << snapcb4.p;
+@@
+snap(p, fst)
+
+@cbmk4 depends on has_legacy && (patch)@
+identifier fst =~ "^end_that_request_(first|chunk)$";
+position p : script:python(fst) { cb_count(orig_key(p, fst)) == 4 };
+@@
+fst@p(...)
+
+@script:python cbv4@
+p << cbmk4.p;
+fst << cbmk4.fst;
+fn; cb; par; b1; b2; b3; b4;
+@@
+coccinelle.fn = cocci.make_ident(p[0].current_element)
+k1 = orig_key(p, fst)
+coccinelle.cb = cocci.make_ident(cb_name_k(k1))
+coccinelle.par = cocci.make_ident(norm(PAIRS[k1]["R"]))
+stmts = PAIRS[k1]["cb"]
+coccinelle.b1 = cocci.make_stmt(stmts[0])
+coccinelle.b2 = cocci.make_stmt(stmts[1])
+coccinelle.b3 = cocci.make_stmt(stmts[2])
+coccinelle.b4 = cocci.make_stmt(stmts[3])
+
+@depends on has_legacy && (patch)@
+identifier cbv4.fn, cbv4.cb, cbv4.par;
+statement cbv4.b1, cbv4.b2, cbv4.b3, cbv4.b4;
+@@
++ static int cb(struct request *par)
++ {
++	b1
++	b2
++	b3
++	b4
++	return 0;
++ }
++
+  fn(...) { ... }
+
+@snapcb5 depends on has_legacy && (patch)@
+identifier fst =~ "^end_that_request_(first|chunk)$";
+position p;
+@@
+fst@p(...)
+
+@script:python@
+fst << snapcb5.fst;
+p << snapcb5.p;
+@@
+snap(p, fst)
+
+@cbmk5 depends on has_legacy && (patch)@
+identifier fst =~ "^end_that_request_(first|chunk)$";
+position p : script:python(fst) { cb_count(orig_key(p, fst)) == 5 };
+@@
+fst@p(...)
+
+@script:python cbv5@
+p << cbmk5.p;
+fst << cbmk5.fst;
+fn; cb; par; b1; b2; b3; b4; b5;
+@@
+coccinelle.fn = cocci.make_ident(p[0].current_element)
+k1 = orig_key(p, fst)
+coccinelle.cb = cocci.make_ident(cb_name_k(k1))
+coccinelle.par = cocci.make_ident(norm(PAIRS[k1]["R"]))
+stmts = PAIRS[k1]["cb"]
+coccinelle.b1 = cocci.make_stmt(stmts[0])
+coccinelle.b2 = cocci.make_stmt(stmts[1])
+coccinelle.b3 = cocci.make_stmt(stmts[2])
+coccinelle.b4 = cocci.make_stmt(stmts[3])
+coccinelle.b5 = cocci.make_stmt(stmts[4])
+
+@depends on has_legacy && (patch)@
+identifier cbv5.fn, cbv5.cb, cbv5.par;
+statement cbv5.b1, cbv5.b2, cbv5.b3, cbv5.b4, cbv5.b5;
+@@
++ static int cb(struct request *par)
++ {
++	b1
++	b2
++	b3
++	b4
++	b5
++	return 0;
++ }
++
+  fn(...) { ... }
+
+@snapcb6 depends on has_legacy && (patch)@
+identifier fst =~ "^end_that_request_(first|chunk)$";
+position p;
+@@
+fst@p(...)
+
+@script:python@
+fst << snapcb6.fst;
+p << snapcb6.p;
+@@
+snap(p, fst)
+
+@cbmk6 depends on has_legacy && (patch)@
+identifier fst =~ "^end_that_request_(first|chunk)$";
+position p : script:python(fst) { cb_count(orig_key(p, fst)) == 6 };
+@@
+fst@p(...)
+
+@script:python cbv6@
+p << cbmk6.p;
+fst << cbmk6.fst;
+fn; cb; par; b1; b2; b3; b4; b5; b6;
+@@
+coccinelle.fn = cocci.make_ident(p[0].current_element)
+k1 = orig_key(p, fst)
+coccinelle.cb = cocci.make_ident(cb_name_k(k1))
+coccinelle.par = cocci.make_ident(norm(PAIRS[k1]["R"]))
+stmts = PAIRS[k1]["cb"]
+coccinelle.b1 = cocci.make_stmt(stmts[0])
+coccinelle.b2 = cocci.make_stmt(stmts[1])
+coccinelle.b3 = cocci.make_stmt(stmts[2])
+coccinelle.b4 = cocci.make_stmt(stmts[3])
+coccinelle.b5 = cocci.make_stmt(stmts[4])
+coccinelle.b6 = cocci.make_stmt(stmts[5])
+
+@depends on has_legacy && (patch)@
+identifier cbv6.fn, cbv6.cb, cbv6.par;
+statement cbv6.b1, cbv6.b2, cbv6.b3, cbv6.b4, cbv6.b5, cbv6.b6;
+@@
++ static int cb(struct request *par)
++ {
++	b1
++	b2
++	b3
++	b4
++	b5
++	b6
++	return 0;
++ }
++
+  fn(...) { ... }
+
+// END generated callback rules
+
+@snapst depends on has_legacy && (patch)@
+statement S;
+position p : script:python() { in_pair_func(p) };
+@@
+S@p
+
+@script:python@
+p << snapst.p;
+@@
+snap(p, "#stmt")
+
+@depends on has_legacy && (patch)@
+statement S;
+position p : script:python() { in_plan(p, "moved", "#stmt") };
+@@
+- S@p
+
+// Housekeeping the new calls do themselves, the lock pair around the final
+// step, and end_that_request_last itself.
+@snaphk depends on has_legacy && (patch)@
+identifier hk =~ "^(add_disk_randomness|blkdev_dequeue_request|blk_queue_end_tag)$";
+position p;
+@@
+hk@p(...)
+
+@script:python@
+hk << snaphk.hk;
+p << snaphk.p;
+@@
+snap(p, hk)
+
+@depends on has_legacy && (patch)@
+identifier hk =~ "^(add_disk_randomness|blkdev_dequeue_request|blk_queue_end_tag)$";
+position p : script:python(hk) { in_plan(p, "hk", hk) };
+@@
+- hk@p(...);
+
+@snaplk depends on has_legacy && (patch)@
+identifier lk =~ "^spin_(un)?lock(_irq|_irqsave|_irqrestore|_bh)?$";
+position p;
+@@
+lk@p(...)
+
+@script:python@
+lk << snaplk.lk;
+p << snaplk.p;
+@@
+snap(p, lk)
+
+@depends on has_legacy && (patch)@
+identifier lk =~ "^spin_(un)?lock(_irq|_irqsave|_irqrestore|_bh)?$";
+position p : script:python(lk) { in_plan(p, "locks", lk) };
+@@
+- lk@p(...);
+
+@snaplast depends on has_legacy && (patch)@
+position p;
+@@
+end_that_request_last@p(...)
+
+@script:python@
+p << snaplast.p;
+@@
+snap(p, "end_that_request_last")
+
+@depends on has_legacy && (patch)@
+position p : script:python() { in_plan(p, "lasts", "end_that_request_last") };
+@@
+- end_that_request_last@p(...);
+
+// The data completion becomes the new call.
+@snapfst depends on has_legacy && (patch)@
+identifier fst =~ "^end_that_request_(first|chunk)$";
+position p;
+@@
+fst@p(...)
+
+@script:python@
+fst << snapfst.fst;
+p << snapfst.p;
+@@
+snap(p, fst)
+
+@fst1 depends on has_legacy && (patch)@
+identifier fst =~ "^end_that_request_(first|chunk)$";
+expression R, U, N;
+position p : script:python(fst) { converted_shape(orig_key(p, fst)) == "ignored" };
+@@
+fst@p(R, U, N)
+
+@script:python fst1v@
+p << fst1.p;
+fst << fst1.fst;
+c;
+@@
+coccinelle.c = cocci.make_expr(new_call(orig_key(p, fst)))
+
+@depends on has_legacy && (patch)@
+identifier fst1.fst;
+expression fst1.R, fst1.U, fst1.N;
+position fst1.p;
+expression fst1v.c;
+@@
+- fst@p(R, U, N);
++ if (c)
++ 	BUG();
+
+@fst2 depends on has_legacy && (patch)@
+identifier fst =~ "^end_that_request_(first|chunk)$";
+expression R, U, N;
+position p : script:python(fst) { converted_shape(orig_key(p, fst)) not in (None, "ignored") };
+@@
+fst@p(R, U, N)
+
+@script:python fst2v@
+p << fst2.p;
+fst << fst2.fst;
+c;
+@@
+coccinelle.c = cocci.make_expr(new_call(orig_key(p, fst)))
+
+@depends on has_legacy && (patch)@
+identifier fst2.fst;
+expression fst2.R, fst2.U, fst2.N;
+position fst2.p;
+expression fst2v.c;
+@@
+- fst@p(R, U, N)
++ c
+
+// if (!__blk_end_request(...)) {} left by the removals -> a plain call.
+@depends on has_legacy && (patch)@
+identifier nf =~ "^(__blk_end_request|blk_end_request|blk_end_request_callback)$";
+expression list es;
+@@
+- if (!nf(es)) {}
++ nf(es);
+
+@depends on has_legacy && (patch)@
+identifier X;
+@@
+- if (!X) {}
+
+// end_request, end_queued_request, end_dequeued_request.
+@snapwr depends on has_legacy && (patch)@
+identifier w =~ "^(end_request|end_queued_request|end_dequeued_request)$";
+position p;
+@@
+w@p(...)
+
+@script:python@
+w << snapwr.w;
+p << snapwr.p;
+@@
+snap(p, w)
+
+@wr depends on has_legacy && (patch)@
+identifier w =~ "^(end_request|end_queued_request|end_dequeued_request)$";
+expression R, U;
+position p : script:python(w) { site_ok(orig_key(p, w)) };
+@@
+w@p(R, U)
+
+@script:python wrv@
+p << wr.p;
+w << wr.w;
+R << wr.R;
+U << wr.U;
+e;
+b;
+@@
+coccinelle.e = cocci.make_expr(E_of(orig_key(p, w), U))
+coccinelle.b = cocci.make_expr(("blk_rq_cur_bytes(%s)" if w == "end_request" else "blk_rq_bytes(%s)") % norm(R))
+
+@depends on has_legacy && (patch)@
+identifier wr.w;
+expression wr.R, wr.U;
+position wr.p;
+expression wrv.e, wrv.b;
+@@
+- w@p(R, U)
++ __blk_end_request(R, e, b)
+
+// A converted uptodate variable now holds an error value: call it error.
+@errid depends on has_legacy && (patch)@
+identifier e =~ "^error$";
+position p;
+@@
+e@p
+
+@script:python@
+p << errid.p;
+@@
+ERROR_USED.add(p[0].current_element)
+
+@rn1 depends on has_legacy && (patch)@
+identifier uv;
+type T;
+position p : script:python(uv) { renames(p, uv) };
+@@
+T uv@p;
+
+@script:python rn1v@
+uv << rn1.uv;
+en;
+@@
+coccinelle.en = cocci.make_ident("error")
+
+@depends on has_legacy && (patch)@
+identifier rn1.uv;
+type rn1.T;
+position rn1.p;
+identifier rn1v.en;
+@@
+T
+- uv@p
++ en
+;
+
+@rn2 depends on has_legacy && (patch)@
+identifier uv;
+type T;
+expression E;
+position p : script:python(uv) { renames(p, uv) };
+@@
+T uv@p = E;
+
+@script:python rn2v@
+uv << rn2.uv;
+en;
+@@
+coccinelle.en = cocci.make_ident("error")
+
+@depends on has_legacy && (patch)@
+identifier rn2.uv;
+type rn2.T;
+expression rn2.E;
+position rn2.p;
+identifier rn2v.en;
+@@
+T
+- uv@p
++ en
+= E;
+
+@rn3 depends on has_legacy && (patch)@
+identifier uv;
+position p : script:python(uv) { renames(p, uv) };
+@@
+uv@p
+
+@script:python rn3v@
+uv << rn3.uv;
+en;
+@@
+coccinelle.en = cocci.make_ident("error")
+
+@depends on has_legacy && (patch)@
+identifier rn3.uv;
+position rn3.p;
+identifier rn3v.en;
+@@
+- uv@p
++ en
+
+// ---------------------------------------------------------------------------
+// 6. Context, report and org modes: every legacy call, with what patch mode
+//    does to it or why it leaves it.
+// ---------------------------------------------------------------------------
+@ctx depends on has_legacy && (context)@
+identifier ln =~ "^(end_that_request_(first|chunk|last)|end_request|end_queued_request|end_dequeued_request)$";
+@@
+* ln(...)
+
+@rp depends on has_legacy && (report || org)@
+identifier ln =~ "^(end_that_request_(first|chunk|last)|end_request|end_queued_request|end_dequeued_request)$";
+position p;
+@@
+ln@p(...)
+
+@script:python depends on report@
+p << rp.p;
+@@
+ok, rule, msg = site_decision(key(p))
+coccilib.report.print_report(p[0], "%s blkmig/%s: %s" % ("INFO" if ok else "WARNING", rule, msg))
+
+@script:python depends on org@
+p << rp.p;
+@@
+ok, rule, msg = site_decision(key(p))
+coccilib.org.print_todo(p[0], "%s blkmig/%s: %s" % ("INFO" if ok else "WARNING", rule, msg))

@@ -1,0 +1,169 @@
+#!/bin/bash
+# tests/cocci/run.sh — the cocci suite: golden tests of cocci/blk_end_request.cocci.
+#
+# For every tests/cocci/cases/NAME.c:
+#   patch     spatch -D patch output equals NAME.res (NAME.c itself when there
+#             is no NAME.res: the file must stay byte-for-byte)
+#   report    spatch -D report output equals NAME.report
+#   again     patching the patched output changes nothing (idempotency)
+#   compiles  the output compiles against include/linux/blkdev.h; without the
+#             2.6.24 declarations when NAME.report lists no leftover (WARNING)
+# plus: SmPL lint, the convert script on a tree (unparsable function caught,
+# second run changes nothing, files without legacy calls untouched), the
+# sample drivers, and make install.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+SUITE=cocci
+. "$top/tests/lib/testlib.sh"
+
+SPATCH=${SPATCH:-spatch}
+CC=${CC:-gcc}
+SP="$top/cocci/blk_end_request.cocci"
+MACROS="$top/cocci/blkmig.h"
+OPTS=(--macro-file "$MACROS" --no-includes --include-headers --very-quiet)
+CFLAGS=(-fsyntax-only -std=gnu99 -Wall -Werror -Wno-unused-variable
+	-Wno-unused-but-set-variable -Wno-unused-function -I"$here/include")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# --- SmPL lint: the patch parses, and the lint does fail on an SmPL error.
+check lint-parse-cocci "$SPATCH" --parse-cocci "$SP"
+sed 's/^@has_legacy@$/@has_legacy/' "$SP" > "$tmp/broken.cocci"
+if "$SPATCH" --parse-cocci "$tmp/broken.cocci" >/dev/null 2>&1; then
+	fail lint-detects-error "spatch --parse-cocci accepted a broken rule header"
+else
+	pass lint-detects-error
+fi
+
+# patch_to IN OUT: OUT is IN after spatch -D patch (a copy when unchanged:
+# spatch -o refuses to write an unmodified file and exits non-zero).
+patch_to() {
+	local log
+	rm -f "$2"
+	log=$("$SPATCH" --sp-file "$SP" -D patch "${OPTS[@]}" "$1" -o "$2" 2>&1)
+	if [ ! -f "$2" ]; then
+		grep -q "no modified files" <<<"$log" || { echo "$log"; return 1; }
+		cp "$1" "$2"
+	fi
+}
+
+# --- golden cases ------------------------------------------------------------
+cd "$here/cases" || exit 1
+for c in *.c; do
+	n=${c%.c}
+	out="$tmp/$n.out.c"
+	exp=$n.res
+	[ -f "$exp" ] || exp=$c
+	if ! patch_to "$c" "$out" >"$tmp/$n.log" 2>&1; then
+		fail "$n/patch" "spatch failed: $(tail -3 "$tmp/$n.log")"
+		continue
+	fi
+	if diff -u "$exp" "$out" >"$tmp/$n.diff"; then
+		pass "$n/patch"
+	else
+		fail "$n/patch" "$(head -40 "$tmp/$n.diff")"
+	fi
+
+	"$SPATCH" --sp-file "$SP" -D report "${OPTS[@]}" "$c" 2>&1 |
+		LC_ALL=C sort >"$tmp/$n.rep"
+	if [ ! -f "$n.report" ]; then
+		fail "$n/report" "no expected $n.report"
+	elif diff -u "$n.report" "$tmp/$n.rep" >"$tmp/$n.rdiff"; then
+		pass "$n/report"
+	else
+		fail "$n/report" "$(head -20 "$tmp/$n.rdiff")"
+	fi
+
+	cp "$out" "$tmp/again.c"
+	patch_to "$tmp/again.c" "$tmp/again.out.c" >/dev/null 2>&1
+	if cmp -s "$out" "$tmp/again.out.c"; then
+		pass "$n/again"
+	else
+		fail "$n/again" "second run changed: $(diff -u "$out" "$tmp/again.out.c" | head -20)"
+	fi
+	rm -f "$tmp/again.out.c"
+
+	# Outputs with a listed leftover need the old declarations to compile.
+	legacy=
+	python3 "$top/cocci/blkmig-leftovers" "$out" >/dev/null ||
+		legacy=-DBLKMIG_LEGACY_API
+	cp "$out" "$tmp/cc_$n.c"
+	check "$n/compiles" "$CC" "${CFLAGS[@]}" $legacy "$tmp/cc_$n.c"
+done
+
+# --- the convert script on a tree ---------------------------------------------
+tree="$tmp/tree"
+mkdir -p "$tree/drivers/block"
+cp item0*.c neg_*.c "$tree/drivers/block/"
+cp neg_no_legacy.c "$tree/untouched.c"
+touch -d '2001-01-01' "$tree/untouched.c"
+(cd "$top" && make --no-print-directory cocci-convert TREE="$tree") \
+	>"$tmp/convert.out" 2>&1
+rc=$?
+if [ $rc -ne 0 ] && grep -q "neg_unparsable.c:33: end_request: not parsed by spatch" "$tmp/convert.out"; then
+	pass convert/unparsed-site-listed
+else
+	fail convert/unparsed-site-listed "rc=$rc $(tail -15 "$tmp/convert.out")"
+fi
+if grep -q "item03_reads_rq.c:11: end_that_request_first: WARNING blkmig/pair" "$tmp/convert.out"; then
+	pass convert/reported-site-listed
+else
+	fail convert/reported-site-listed "$(tail -15 "$tmp/convert.out")"
+fi
+ok=1
+for f in "$tree"/drivers/block/*.c; do
+	b=$(basename "$f" .c)
+	e=$b.res
+	[ -f "$e" ] || e=$b.c
+	cmp -s "$e" "$f" || { ok=0; fail convert/matches-golden "$b differs"; }
+done
+[ $ok = 1 ] && pass convert/matches-golden
+if [ "$(stat -c %Y "$tree/untouched.c")" = "$(date -d 2001-01-01 +%s)" ] &&
+	cmp -s neg_no_legacy.c "$tree/untouched.c"; then
+	pass convert/untouched-file
+else
+	fail convert/untouched-file "a file without legacy calls was rewritten"
+fi
+sums() { find "$tree" -type f -exec md5sum {} + | sort; }
+before=$(sums)
+(cd "$top" && make --no-print-directory cocci-convert TREE="$tree") >/dev/null 2>&1
+if [ "$before" = "$(sums)" ]; then
+	pass convert/second-run-no-change
+else
+	fail convert/second-run-no-change
+fi
+if "$top/cocci/blkmig-cocci-convert" "$tmp/nonexistent" >/dev/null 2>&1; then
+	fail convert/bad-path "accepted a missing directory"
+else
+	pass convert/bad-path
+fi
+
+# --- the sample drivers convert with nothing left -------------------------------
+samples=$(ls "$top"/samples/lrd_*.c 2>/dev/null)
+if [ -n "$samples" ]; then
+	for s in $samples; do
+		b=$(basename "$s" .c)
+		d="$tmp/samples/$b"
+		mkdir -p "$d"
+		cp "$s" "$d/"
+		if (cd "$top" && make --no-print-directory cocci-convert TREE="$d") \
+			>"$tmp/$b.conv" 2>&1 &&
+			grep -q "^blkmig: 0 legacy completion call(s) left" "$tmp/$b.conv"; then
+			pass "sample/$b"
+		else
+			fail "sample/$b" "$(tail -8 "$tmp/$b.conv")"
+		fi
+	done
+fi
+
+# --- install --------------------------------------------------------------------
+(cd "$top" && make --no-print-directory install-cocci DESTDIR="$tmp/dest" PREFIX=/usr) \
+	>/dev/null 2>&1
+if [ -f "$tmp/dest/usr/share/blkmig/cocci/blk_end_request.cocci" ] &&
+	[ -x "$tmp/dest/usr/share/blkmig/cocci/blkmig-cocci-convert" ]; then
+	pass install
+else
+	fail install "files missing under DESTDIR"
+fi
+finish
