@@ -542,6 +542,26 @@ static int still_calls(const char *text, const char *name)
 	return 0;
 }
 
+/* @text on one line: runs of white space become one space, trimmed. */
+static char *collapse_space(const char *text)
+{
+	char *r = xmalloc(strlen(text) + 1), *o = r;
+	bool space = false;
+
+	for (const char *p = text; *p; p++) {
+		if (*p == ' ' || *p == '\t' || *p == '\n') {
+			space = o != r;
+			continue;
+		}
+		if (space)
+			*o++ = ' ';
+		space = false;
+		*o++ = *p;
+	}
+	*o = '\0';
+	return r;
+}
+
 /* Final outcome of each inventory site for the report and the summary. */
 static void finish_sites(struct mig *m, size_t *converted, size_t *by_spatch)
 {
@@ -583,7 +603,19 @@ static void finish_sites(struct mig *m, size_t *converted, size_t *by_spatch)
 			continue;
 		}
 		(*converted)++;
-		*by_spatch += m->origin && m->origin[i] == 's';
+		if (m->origin && m->origin[i] == 's') {
+			/* spatch's rewrite, not the analyzer's proposal, is what happened */
+			(*by_spatch)++;
+			free(s->replacement);
+			s->replacement = collapse_space(s->after);
+			for (size_t k = 0; k < s->nedits; k++) {
+				free(s->edits[k].file);
+				free(s->edits[k].text);
+			}
+			free(s->edits);
+			s->edits = NULL;
+			s->nedits = 0;
+		}
 	}
 }
 

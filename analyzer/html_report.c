@@ -142,7 +142,7 @@ static void chart(FILE *o, const struct tally *t)
 static void code_block(FILE *o, const char *cls, const char *title, const char *code)
 {
 	fprintf(o, "<div class=\"code %s\"><div class=\"code-title\">%s</div><pre>", cls, title);
-	esc(o, *code ? code : "(not available)");
+	esc(o, *code ? code : "(folded into the site above)");
 	fputs("</pre></div>\n", o);
 }
 
@@ -200,7 +200,7 @@ static void site(FILE *o, json_t *s, size_t idx)
 		fputs("</ul>", o);
 	}
 	fputs("</dd>\n", o);
-	if (upd) {
+	if (upd && *str(upd, "expr")) {
 		fputs("<dt>uptodate</dt><dd><code>", o);
 		esc(o, str(upd, "expr"));
 		fputs("</code> (", o);
@@ -209,7 +209,7 @@ static void site(FILE *o, json_t *s, size_t idx)
 		esc(o, str(upd, "error_expr"));
 		fputs("</code></dd>\n", o);
 	}
-	if (bytes) {
+	if (bytes && *str(bytes, "expr")) {
 		fputs("<dt>bytes</dt><dd><code>", o);
 		esc(o, str(bytes, "expr"));
 		fputs("</code> ", o);
@@ -218,7 +218,9 @@ static void site(FILE *o, json_t *s, size_t idx)
 	}
 	fputs("</dl>\n<div class=\"codes\">\n", o);
 	code_block(o, "before", "before", str(s, "before"));
-	code_block(o, "after", "after", str(s, "after"));
+	code_block(o, "after", "after",
+		   *str(s, "after") ? str(s, "after") :
+		   strcmp(verdict, "manual") == 0 ? "(left as it is)" : "");
 	fputs("</div>\n</section>\n", o);
 }
 
@@ -317,6 +319,18 @@ int html_report_write(FILE *o, json_t *report)
 	 * skipped for having no legacy token are only counted (a tree has thousands). */
 	fputs("<h2>Files not fully parsed</h2>\n<table id=\"files\"><thead><tr><th>file</th>"
 	      "<th>status</th><th>errors</th><th>reason</th></tr></thead><tbody>\n", o);
+	{
+		long bad = 0;
+
+		json_array_foreach(files, i, s) {
+			const char *st = str(json_object_get(s, "parse"), "status");
+
+			bad += strcmp(st, "ok") && strcmp(st, "skipped");
+		}
+		if (!bad)
+			fputs("<tr><td colspan=\"4\">none: every file with a legacy token parsed "
+			      "cleanly</td></tr>\n", o);
+	}
 	json_array_foreach(files, i, s) {
 		json_t *p = json_object_get(s, "parse");
 		const char *st = str(p, "status");
