@@ -239,6 +239,33 @@ PY
 }
 report_test
 
+# ---- issue-4 cross-check: spatch (cocci/) and blkmig fix over every tests/cocci input --
+crosscheck() {
+	local x=$SCRATCH/crosscheck verdict case fn fp acc
+	shopt -s nullglob
+	local inputs=("$TOP"/tests/cocci/cases/*.c)
+	shopt -u nullglob
+	if [ ${#inputs[@]} = 0 ]; then
+		fail crosscheck/inputs "no tests/cocci/cases/*.c (cocci branch not merged?)"
+		return
+	fi
+	TOP=$TOP BLKMIG=$BLKMIG bash "$TOP/tests/migrate/crosscheck.sh" "$x" "${inputs[@]}" > "$x.out" 2>&1
+	while read -r verdict case fn fp; do
+		case $verdict in
+		OK) pass "crosscheck/$case" ;;
+		DIFFER)
+			acc=$(grep -E "^$case $fn $fp " "$TOP/tests/migrate/crosscheck.accepted" | cut -d' ' -f4-)
+			if [ -n "$acc" ]; then
+				pass "crosscheck/$case/$fn (a reviewed, exact difference)"
+			else
+				fail "crosscheck/$case/$fn" "spatch and blkmig fix convert it differently: $(
+					sed -n "/^DIFFER $case $fn /,/^[A-Z]/p" "$x.out" | sed '1d;$d' | head -12)"
+			fi ;;
+		esac
+	done < <(grep -E '^(OK|DIFFER) ' "$x.out")
+}
+crosscheck
+
 # ---- clear errors, bad input, files left untouched -------------------------------------
 E=$SCRATCH/errors
 mkdir -p "$E"
