@@ -60,14 +60,18 @@ if [ -f "$TOP/cocci/ORDER" ]; then
 fi
 if [ ${#COCCI[@]} -gt 0 ] && command -v spatch > /dev/null; then
 	cp -a "$W/tree" "$W/spatch-tree"
-	cat > "$W/spatch-all.sh" <<EOS
-#!/bin/bash
-for c in ${COCCI[*]}; do
-	spatch --sp-file "\$c" --dir "$W/spatch-tree" --in-place -j $JOBS --very-quiet \
-		$( [ -f "$TOP/cocci/macros.h" ] && echo --macro-file-builtins "$TOP/cocci/macros.h") \
-		> /dev/null || exit 1
-done
-EOS
+	# exactly the spatch command line migrate uses (analyzer/cmd_migrate.c): each patch's
+	# "// Options:", the macro file beside the patches, -D patch, in place, -j N
+	MACRO=$(ls "$TOP"/cocci/*.h 2> /dev/null | sort | head -1)
+	{
+		echo '#!/bin/bash'
+		for c in "${COCCI[@]}"; do
+			opts=$(sed -n 's|^// Options:[[:space:]]*||p' "$c" | head -1)
+			echo "spatch --sp-file '$c' $opts ${MACRO:+--macro-file '$MACRO'} -D patch" \
+				"--in-place --very-quiet --timeout 120 -j $JOBS --dir '$W/spatch-tree'" \
+				"> /dev/null || exit 1"
+		done
+	} > "$W/spatch-all.sh"
 	measure spatch bash "$W/spatch-all.sh"
 	SPATCH_CHANGED=$(diff -rq "$W/tree" "$W/spatch-tree" | wc -l)
 	rm -rf "$W/spatch-tree"
@@ -87,8 +91,15 @@ fi
 PARSED=$(sed "s|^|$W/tree/|" "$W/tree/LEGACY-FILES")
 NPARSED=$(wc -l < "$W/tree/LEGACY-FILES")
 if [ -x "$BLKMIG" ] && [ "$NPARSED" -gt 0 ]; then
-	# The analyzer prints the clang flags it parses with (model include path etc.).
-	mapfile -t CFLAGS < <("$BLKMIG" scan --print-clang-flags 2> /dev/null)
+	# The same flags as the analyzer's model mode (analyzer/parse.c): its 2.6.24 model
+	# header, every kernel header name it stands in for, -nostdinc -D__KERNEL__.
+	mkdir -p "$W/model/linux"
+	cp "$TOP/analyzer/model/blkmig_model.h" "$W/model/"
+	for h in $(cat "$TOP/analyzer/model/headers.list"); do
+		mkdir -p "$W/model/$(dirname "$h")"
+		printf '#include <blkmig_model.h>\n' > "$W/model/$h"
+	done
+	CFLAGS=(-x c -std=gnu89 -ferror-limit=0 -nostdinc -D__KERNEL__ -I"$W/model")
 	# shellcheck disable=SC2086
 	measure analyzer "$BLKMIG" scan -j 1 --format json -o "$W/scan.json" $PARSED
 	# shellcheck disable=SC2086

@@ -186,6 +186,28 @@ for g in "$TOP"/tests/migrate/golden/*/; do
 	golden_case "$(basename "$g")"
 done
 
+# ---- a site spatch skips is converted by the analyzer or reported, never lost --------
+missed_test() {
+	local w=$SCRATCH/missed line
+	mkdir -p "$w"
+	cp "$TOP/tests/migrate/cases/missed/missed.c" "$w/"
+	"$BLKMIG" migrate -q --in-place "$w" > /dev/null 2> "$w/log"
+	line=$(grep -n 'end_request(rq, ok);' "$TOP/tests/migrate/cases/missed/missed.c" | cut -d: -f1)
+	if ! awk '/^static void missed_request/,/^}/' "$w/missed.c" | grep -qE '(^|[^_a-z])end_request\('; then
+		pass missed/converted-or-reported	# converted
+	elif grep -q "missed.c:$line:[0-9]*: manual: end_request" "$w/log"; then
+		pass missed/converted-or-reported	# still there, and reported
+	else
+		fail missed/converted-or-reported "the call in missed_request is left and not reported"
+	fi
+	if grep -q '__blk_end_request(rq, 0, blk_rq_cur_bytes(rq));' "$w/missed.c"; then
+		pass missed/other-site-converted
+	else
+		fail missed/other-site-converted "plain_request not converted"
+	fi
+}
+missed_test
+
 # ---- --report DIR: text, JSON, SARIF and HTML of the migrate run ---------------------
 report_test() {
 	local w=$SCRATCH/report n
