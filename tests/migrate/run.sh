@@ -357,6 +357,39 @@ else
 	fail errors/unparsable-does-not-stop-others "simple.c was not converted"
 fi
 
+# ---- make install: blkmig, man page, cocci files, shim sources; lookup by prefix ------
+install_test() {
+	local p=$SCRATCH/prefix w=$SCRATCH/inst rc
+	if ! make -s -C "$TOP" install PREFIX="$p" > "$SCRATCH/install.log" 2>&1; then
+		fail install/make-install "$(tail -5 "$SCRATCH/install.log")"
+		return
+	fi
+	pass install/make-install
+	[ -x "$p/bin/blkmig" ] && "$p/bin/blkmig" --version | grep -q '^blkmig ' &&
+		pass install/binary || fail install/binary "no working $p/bin/blkmig"
+	if [ -f "$p/share/man/man1/blkmig.1" ] &&
+		[ -z "$(man --warnings -l "$p/share/man/man1/blkmig.1" 2>&1 > /dev/null)" ] &&
+		MANWIDTH=80 man -l "$p/share/man/man1/blkmig.1" 2> /dev/null | grep -q 'blkmig migrate'; then
+		pass install/man-page
+	else
+		fail install/man-page "blkmig.1 missing or renders with warnings"
+	fi
+	ls "$p"/share/blkmig/shims/*.c > /dev/null 2>&1 && pass install/shim-sources ||
+		fail install/shim-sources "no shim sources under share/blkmig/shims"
+	# the installed binary finds the installed cocci files by its own prefix
+	mkdir -p "$w"
+	cp -r "$TOP/tests/migrate/golden/tree/in" "$w/tree"
+	(unset BLKMIG_COCCI_DIR; cd "$w" && "$p/bin/blkmig" migrate -q --patch out.patch --root tree tree) \
+		> "$w/log" 2>&1
+	rc=$?
+	if [ $rc = 1 ] && cmp -s "$w/out.patch" "$TOP/tests/migrate/golden/tree/expected.patch"; then
+		pass install/finds-cocci-by-prefix
+	else
+		fail install/finds-cocci-by-prefix "exit $rc: $(tail -3 "$w/log")"
+	fi
+}
+install_test
+
 # ---- progress: on a terminal only ----------------------------------------------------
 cp -r "$TOP/tests/migrate/golden/tree/in" "$E/prog"
 "$BLKMIG" migrate --check "$E/prog" > /dev/null 2> "$E/prog.err"
