@@ -107,6 +107,8 @@ struct cand {
 	char *tmp;		/* its private copy */
 	char *orig_data;
 	size_t orig_len;
+	char *spatched;		/* the private copy after spatch */
+	size_t spatched_len;
 	char *final;		/* the result (malloc'd), == orig_data contents if unchanged */
 	size_t final_len;
 	char *problem;		/* left untouched: why */
@@ -124,6 +126,8 @@ struct mig {
 	char *tmpdir;
 	bool spatch_failed;
 	char *origin;		/* per inventory site: 's' spatch, 'a' analyzer, 0 neither */
+	struct cand **slots;	/* name -> candidate (index_cands) */
+	size_t nslots;
 };
 
 static int parse_args(struct bm_run *run, int argc, char **argv, struct mig_args *a)
@@ -213,11 +217,42 @@ static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *
 	return 0;
 }
 
+static size_t hash_str(const char *s)
+{
+	size_t h = 5381;
+
+	while (*s)
+		h = h * 33 + (unsigned char)*s++;
+	return h;
+}
+
+/* Index both names of every candidate (open addressing, 4 slots per name). */
+static void index_cands(struct mig *m)
+{
+	m->nslots = 8 * m->nc + 8;
+	m->slots = xcalloc(m->nslots, sizeof(*m->slots));
+	for (size_t i = 0; i < m->nc; i++) {
+		const char *names[2] = { m->c[i].orig, m->c[i].tmp };
+
+		for (int k = 0; k < 2; k++) {
+			size_t h = hash_str(names[k]) % m->nslots;
+
+			while (m->slots[h])
+				h = (h + 1) % m->nslots;
+			m->slots[h] = &m->c[i];
+		}
+	}
+}
+
 static struct cand *cand_of(struct mig *m, const char *path)
 {
-	for (size_t i = 0; i < m->nc; i++)
-		if (!strcmp(m->c[i].orig, path) || !strcmp(m->c[i].tmp, path))
-			return &m->c[i];
+	size_t h;
+
+	if (!m->nslots)
+		return NULL;
+	for (h = hash_str(path) % m->nslots; m->slots[h]; h = (h + 1) % m->nslots)
+		if (!strcmp(m->slots[h]->orig, path) || !strcmp(m->slots[h]->tmp, path))
+			return m->slots[h];
 	return NULL;
 }
 
@@ -463,6 +498,17 @@ static void set_manual(struct bm_site *s, const char *code, const char *text)
  */
 static void reconcile(struct mig *m, bool *used_post)
 {
+	struct cand **post_cand = xcalloc(m->post.nsites + 1, sizeof(*post_cand));
+
+	for (size_t j = 0; j < m->post.nsites; j++)
+		post_cand[j] = cand_of(m, m->post.sites[j].file);
+	for (size_t i = 0; i < m->nc; i++) {
+		char err[256];
+
+		if (read_whole_file(m->c[i].tmp, &m->c[i].spatched, &m->c[i].spatched_len, err,
+				    sizeof(err)) < 0)
+			m->c[i].spatched = NULL;
+	}
 	for (size_t i = 0; i < m->inv.nsites; i++) {
 		struct bm_site *s = &m->inv.sites[i];
 		struct cand *c = cand_of(m, s->file);
@@ -474,20 +520,14 @@ static void reconcile(struct mig *m, bool *used_post)
 		key = site_key(s, c->orig_data, c->orig_len);
 		for (j = 0; j < m->post.nsites; j++) {
 			struct bm_site *p = &m->post.sites[j];
-			struct cand *pc = cand_of(m, p->file);
 			char *pkey;
-			char *pdata;
-			size_t plen;
 			int same;
 
-			if (used_post[j] || pc != c)
+			if (used_post[j] || post_cand[j] != c || !c->spatched)
 				continue;
-			if (read_whole_file(p->file, &pdata, &plen, (char[64]){ 0 }, 64) < 0)
-				continue;
-			pkey = site_key(p, pdata, plen);
+			pkey = site_key(p, c->spatched, c->spatched_len);
 			same = !strcmp(key, pkey);
 			free(pkey);
-			free(pdata);
 			if (same)
 				break;
 		}
@@ -520,6 +560,7 @@ static void reconcile(struct mig *m, bool *used_post)
 			m->origin[i] = 's';
 		}
 	}
+	free(post_cand);
 }
 
 /* Does @text still call @name (an identifier followed by "(")? */
@@ -684,11 +725,13 @@ static void mig_free(struct mig *m)
 		free(m->c[i].orig);
 		free(m->c[i].tmp);
 		free(m->c[i].orig_data);
+		free(m->c[i].spatched);
 		free(m->c[i].final);
 		free(m->c[i].problem);
 	}
 	free(m->c);
 	free(m->origin);
+	free(m->slots);
 	free(m->a.paths);
 	bm_run_free(&m->inv);
 	bm_run_free(&m->post);
@@ -742,6 +785,7 @@ int cmd_migrate(int argc, char **argv)
 		rc = BM_EXIT_USAGE;
 		goto out;
 	}
+	index_cands(&m);
 
 	if (m.nc) {
 		/* 2. spatch on the private copies */
