@@ -85,6 +85,7 @@ struct call {
 	int node;
 	char *callee_usr;
 	char *callee_name;
+	long callee; /* index into funcs, -1 outside the run (facts.c) */
 };
 
 struct ctx {
@@ -96,6 +97,9 @@ struct ctx {
 	struct call *calls;
 	size_t ncalls, calls_cap;
 	struct bm_strlist queue_locks; /* lock identities given to blk_init_queue */
+	/* name and USR indexes over funcs (facts.c): bucket heads, chains */
+	long *by_name, *by_usr, *next_name, *next_usr;
+	size_t nbuckets;
 	/* per site (index into run->sites): partner site of a first/last pair
 	 * (-1 none) and, for wrapper sites, the wrapper function and parameter */
 	long *partner;
@@ -107,7 +111,7 @@ struct ctx {
 /* classify.c: append a site for call node n of f; returns its index */
 size_t site_new(struct ctx *cx, struct func *f, int n, const char *callee);
 void site_manual(struct ctx *cx, size_t si, const char *code, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 
 /* ---- ast.c: node trees and source helpers -------------------------------- */
 void ast_build_func(struct ctx *cx, size_t tu, CXCursor fn, struct func *f);
@@ -118,15 +122,15 @@ char *node_text(struct tunit *t, const struct node *n);
 char *range_text(struct tunit *t, size_t start, size_t end);
 int node_child(const struct func *f, int n, int k); /* k-th child or -1 */
 int node_nchildren(const struct func *f, int n);
-int node_strip(const struct func *f, int n);	    /* through parens/implicit */
+int node_strip(const struct func *f, int n);	   /* through parens/implicit */
 int node_strip_casts(const struct func *f, int n); /* also explicit casts */
-char *node_callee(const struct func *f, int n);	    /* callee name of a call */
+char *node_callee(const struct func *f, int n);	   /* callee name of a call */
 int call_arg(const struct func *f, int call, int k);
 int call_nargs(const struct func *f, int call);
 char *unary_op(struct tunit *t, const struct func *f, int n);
 char *binary_op(struct tunit *t, const struct func *f, int n);
 char *cursor_usr(CXCursor c);
-char *ref_usr(const struct func *f, int n);	/* USR of what a DeclRefExpr names */
+char *ref_usr(const struct func *f, int n); /* USR of what a DeclRefExpr names */
 char *lock_identity(struct tunit *t, const struct func *f, int n);
 char *lock_identity_text(const char *s);
 unsigned offset_line(const struct tunit *t, size_t off, unsigned *col);

@@ -40,7 +40,8 @@ static enum CXChildVisitResult names_visit(CXCursor c, CXCursor parent, CXClient
 	    !clang_Location_isFromMainFile(clang_getCursorLocation(c)))
 		return CXChildVisit_Continue;
 	n = clang_getCursorSpelling(c);
-	if (!strlist_has(names, clang_getCString(n)) && strcmp(clang_getCString(n), "init_module") &&
+	if (!strlist_has(names, clang_getCString(n)) &&
+	    strcmp(clang_getCString(n), "init_module") &&
 	    strcmp(clang_getCString(n), "cleanup_module"))
 		strlist_push(names, clang_getCString(n));
 	clang_disposeString(n);
@@ -88,6 +89,10 @@ static void ctx_free(struct ctx *cx)
 	}
 	free(cx->tus);
 	strlist_free(&cx->queue_locks);
+	free(cx->by_name);
+	free(cx->by_usr);
+	free(cx->next_name);
+	free(cx->next_usr);
 	free(cx->partner);
 	free(cx->wfunc);
 	free(cx->wparam);
@@ -95,7 +100,7 @@ static void ctx_free(struct ctx *cx)
 
 static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, bool verify)
 {
-	struct ctx cx = { 0 };
+	struct ctx cx = {0};
 	struct parse_env *env;
 	CXIndex idx;
 	size_t *cand, ncand = 0;
@@ -142,8 +147,8 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 			want = true;
 		if (!want) {
 			f->status = BM_PARSE_SKIPPED;
-			f->reason = xstrdup(verify ? "no completion call (prefilter)" :
-						     "no legacy completion call (prefilter)");
+			f->reason = xstrdup(verify ? "no completion call (prefilter)"
+						   : "no legacy completion call (prefilter)");
 			continue;
 		}
 		t->clean = bm_blank_comments(t->src, t->len);
@@ -171,7 +176,7 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 	 * (lock context across files).  Others stay unparsed.
 	 */
 	{
-		struct bm_strlist names = { 0 };
+		struct bm_strlist names = {0};
 		size_t *cand2 = xcalloc(run->nfiles, sizeof(*cand2)), n2 = 0;
 
 		for (size_t k = 0; k < ncand; k++)

@@ -38,6 +38,6 @@ $(BUILD)/analyzer/.dir:
 .PHONY: analyzer-lint
 # cppcheck and clang-format over the analyzer sources (not part of check: advisory).
 analyzer-lint:
-	cppcheck --quiet --enable=warning,portability --std=c11 --error-exitcode=1 \
+	cppcheck --quiet --enable=warning,portability --std=c11 -D_GNU_SOURCE --error-exitcode=1 \
 		-I$(TOP)/analyzer $(TOP)/analyzer/*.c
-	clang-format --dry-run --Werror $(TOP)/analyzer/*.c $(TOP)/analyzer/*.h
+	clang-format --style=file:$(TOP)/analyzer/.clang-format --dry-run --Werror $(TOP)/analyzer/*.c $(TOP)/analyzer/*.h

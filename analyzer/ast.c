@@ -43,8 +43,9 @@ bool cursor_range(struct tunit *t, CXCursor c, size_t *start, size_t *end, bool 
 		const char *name = clang_getCString(sp);
 		size_t nl = strlen(name);
 
-		if (nl && (*start + nl > t->len || memcmp(t->src + *start, name, nl) ||
-			   isalnum((unsigned char)t->src[*start + nl]) || t->src[*start + nl] == '_'))
+		if (nl &&
+		    (*start + nl > t->len || memcmp(t->src + *start, name, nl) ||
+		     isalnum((unsigned char)t->src[*start + nl]) || t->src[*start + nl] == '_'))
 			*macro = true;
 		clang_disposeString(sp);
 	}
@@ -98,7 +99,7 @@ static enum CXChildVisitResult build_visit(CXCursor c, CXCursor parent, CXClient
 
 void ast_build_func(struct ctx *cx, size_t tu, CXCursor fn, struct func *f)
 {
-	struct build_state bs = { cx, &cx->tus[tu], f, 0, -1, -1 };
+	struct build_state bs = {cx, &cx->tus[tu], f, 0, -1, -1};
 
 	f->nodes = NULL;
 	f->nnodes = 0;
@@ -148,8 +149,9 @@ int node_nchildren(const struct func *f, int n)
 
 int node_strip(const struct func *f, int n)
 {
-	while (n >= 0 && (f->nodes[n].kind == CXCursor_UnexposedExpr ||
-			  f->nodes[n].kind == CXCursor_ParenExpr) &&
+	while (n >= 0 &&
+	       (f->nodes[n].kind == CXCursor_UnexposedExpr ||
+		f->nodes[n].kind == CXCursor_ParenExpr) &&
 	       node_nchildren(f, n) == 1)
 		n = f->nodes[n].first;
 	return n;

@@ -38,7 +38,7 @@ static char *assigned_values(struct ctx *cx, struct func *f, int n, int *count)
 {
 	struct tunit *t = &cx->tus[f->tu];
 	char *usr = ref_usr(f, n);
-	struct sbuf b = { 0 };
+	struct sbuf b = {0};
 
 	*count = 0;
 	for (int k = 0; k < f->nnodes; k++) {
@@ -82,8 +82,8 @@ static const char *member_of_rq(const char *text, const char *rq)
 	char *nt = normalize_ws(text), *nrq = normalize_ws(rq);
 	size_t l = strlen(nrq);
 	const char *r = NULL;
-	static const char *const fields[] = { "hard_nr_sectors", "nr_sectors", "current_nr_sectors",
-					      "hard_cur_sectors" };
+	static const char *const fields[] = {"hard_nr_sectors", "nr_sectors", "current_nr_sectors",
+					     "hard_cur_sectors"};
 
 	if (!strncmp(nt, nrq, l) && !strncmp(nt + l, "->", 2))
 		for (size_t i = 0; i < 4; i++)
@@ -102,6 +102,21 @@ void bytes_from_sectors(struct ctx *cx, struct func *f, int n, const char *rq, s
 	const char *field = member_of_rq(txt, rq);
 
 	memset(b, 0, sizeof(*b));
+	{
+		/* the accessors of later kernels say the same */
+		char *nt = normalize_ws(txt), *nrq = normalize_ws(rq);
+		char *cur = xasprintf("blk_rq_cur_sectors(%s)", nrq);
+		char *all = xasprintf("blk_rq_sectors(%s)", nrq);
+
+		if (!strcmp(nt, cur))
+			field = "current_nr_sectors";
+		else if (!strcmp(nt, all))
+			field = "nr_sectors";
+		free(nt);
+		free(nrq);
+		free(cur);
+		free(all);
+	}
 	if (field && (!strcmp(field, "hard_nr_sectors") || !strcmp(field, "nr_sectors"))) {
 		b->expr = xasprintf("blk_rq_bytes(%s)", rq);
 		b->origin = xasprintf("whole request (%s)", txt);
@@ -115,19 +130,22 @@ void bytes_from_sectors(struct ctx *cx, struct func *f, int n, const char *rq, s
 				   txt);
 	} else {
 		if (s >= 0 && f->nodes[s].kind == CXCursor_DeclRefExpr &&
-		    clang_getCursorKind(clang_getCursorReferenced(f->nodes[s].c)) == CXCursor_VarDecl) {
+		    clang_getCursorKind(clang_getCursorReferenced(f->nodes[s].c)) ==
+			CXCursor_VarDecl) {
 			int cnt;
 			char *vals = assigned_values(cx, f, s, &cnt);
 
 			if (cnt && looks_bytes(vals)) {
-				b->why = xasprintf("sector count '%s' is assigned byte-like values (%s)",
-						   txt, vals);
+				b->why =
+				    xasprintf("sector count '%s' is assigned byte-like values (%s)",
+					      txt, vals);
 				free(vals);
 				free(txt);
 				return;
 			}
-			b->origin = cnt ? xasprintf("sectors in '%s' (assigned: %s), << 9", txt, vals) :
-					  xasprintf("sectors in '%s', << 9", txt);
+			b->origin =
+			    cnt ? xasprintf("sectors in '%s' (assigned: %s), << 9", txt, vals)
+				: xasprintf("sectors in '%s', << 9", txt);
 			free(vals);
 		} else {
 			b->origin = xasprintf("sectors '%s', << 9", txt);
@@ -157,14 +175,14 @@ void bytes_from_bytes(struct ctx *cx, struct func *f, int n, struct bytes *b)
 		char *vals = assigned_values(cx, f, s, &cnt);
 
 		if (cnt && looks_sectors(vals)) {
-			b->why = xasprintf("byte count '%s' is assigned sector-like values (%s)", txt,
-					   vals);
+			b->why = xasprintf("byte count '%s' is assigned sector-like values (%s)",
+					   txt, vals);
 			free(vals);
 			free(txt);
 			return;
 		}
-		b->origin = cnt ? xasprintf("bytes in '%s' (assigned: %s)", txt, vals) :
-				  xasprintf("bytes in '%s'", txt);
+		b->origin = cnt ? xasprintf("bytes in '%s' (assigned: %s)", txt, vals)
+				: xasprintf("bytes in '%s'", txt);
 		free(vals);
 	} else {
 		b->origin = xasprintf("bytes '%s'", txt);

@@ -13,11 +13,7 @@
 
 static struct func *callee_of(struct ctx *cx, struct call *c)
 {
-	struct func *f = func_by_usr(cx, c->callee_usr);
-
-	if (!f)
-		f = func_by_name(cx, c->callee_name, cx->funcs[c->func].tu);
-	return f;
+	return c->callee >= 0 ? &cx->funcs[c->callee] : NULL;
 }
 
 static enum lk call_state(struct ctx *cx, struct call *c)
@@ -36,39 +32,45 @@ void callgraph_resolve(struct ctx *cx)
 		struct func *f = &cx->funcs[i];
 
 		lockctx_func(cx, f);
-		f->entry = f->role == ROLE_REQUEST_FN ? LK_HELD :
-			   f->role == ROLE_ASYNC      ? LK_NOT :
-			   f->addr_taken	      ? LK_UNKNOWN :
-							LK_BOTTOM;
+		f->entry = f->role == ROLE_REQUEST_FN ? LK_HELD
+			   : f->role == ROLE_ASYNC    ? LK_NOT
+			   : f->addr_taken	      ? LK_UNKNOWN
+						      : LK_BOTTOM;
 	}
-	for (int iter = 0; changed && iter < 100; iter++) {
+	enum lk *next = xcalloc(cx->nfuncs ? cx->nfuncs : 1, sizeof(*next));
+
+	for (int iter = 0; changed && iter < 1000; iter++) {
 		changed = false;
+		for (size_t i = 0; i < cx->nfuncs; i++)
+			next[i] = LK_BOTTOM;
+		for (size_t k = 0; k < cx->ncalls; k++) {
+			struct call *c = &cx->calls[k];
+			enum lk cv;
+
+			if (c->callee < 0)
+				continue;
+			cv = call_state(cx, c);
+			if (cv == LK_BOTTOM)
+				continue;
+			enum lk *v = &next[c->callee];
+
+			if (*v == LK_BOTTOM)
+				*v = cv;
+			else if (*v != cv)
+				*v = LK_UNKNOWN;
+		}
 		for (size_t i = 0; i < cx->nfuncs; i++) {
 			struct func *f = &cx->funcs[i];
-			enum lk v = LK_BOTTOM;
 
 			if (f->role != ROLE_NONE || f->addr_taken)
 				continue;
-			for (size_t k = 0; k < cx->ncalls; k++) {
-				struct call *c = &cx->calls[k];
-				enum lk cv;
-
-				if (callee_of(cx, c) != f)
-					continue;
-				cv = call_state(cx, c);
-				if (cv == LK_BOTTOM)
-					continue;
-				if (v == LK_BOTTOM)
-					v = cv;
-				else if (v != cv)
-					v = LK_UNKNOWN;
-			}
-			if (v != f->entry) {
-				f->entry = v;
+			if (next[i] != f->entry) {
+				f->entry = next[i];
 				changed = true;
 			}
 		}
 	}
+	free(next);
 	/* evidence */
 	for (size_t i = 0; i < cx->nfuncs; i++) {
 		struct func *f = &cx->funcs[i];
@@ -82,8 +84,8 @@ void callgraph_resolve(struct ctx *cx)
 			continue;
 		}
 		if (f->addr_taken) {
-			f->entry_evidence = xasprintf("%s has callers blkmig cannot see: %s", f->name,
-						      f->addr_evidence);
+			f->entry_evidence = xasprintf("%s has callers blkmig cannot see: %s",
+						      f->name, f->addr_evidence);
 			continue;
 		}
 		for (size_t k = 0; k < cx->ncalls; k++) {
@@ -94,9 +96,9 @@ void callgraph_resolve(struct ctx *cx)
 			if (callee_of(cx, c) != f)
 				continue;
 			cv = call_state(cx, c);
-			char *where = xasprintf("%s at %s:%u", caller->name, cx->tus[caller->tu].path,
-						offset_line(&cx->tus[caller->tu],
-							    caller->nodes[c->node].start, NULL));
+			char *where = xasprintf(
+			    "%s at %s:%u", caller->name, cx->tus[caller->tu].path,
+			    offset_line(&cx->tus[caller->tu], caller->nodes[c->node].start, NULL));
 
 			if (cv == LK_HELD && !first_held)
 				first_held = where;
@@ -108,20 +110,23 @@ void callgraph_resolve(struct ctx *cx)
 			not += cv == LK_NOT;
 			unk += cv != LK_HELD && cv != LK_NOT;
 		}
-		if (!held && !not && !unk)
-			f->entry_evidence = xasprintf("%s has no caller in the analysed files", f->name);
+		if (!held && !not &&!unk)
+			f->entry_evidence =
+			    xasprintf("%s has no caller in the analysed files", f->name);
 		else if (f->entry == LK_HELD)
-			f->entry_evidence = xasprintf("all %u caller(s) of %s hold it (e.g. %s)", held,
-						      f->name, first_held);
+			f->entry_evidence = xasprintf("all %u caller(s) of %s hold it (e.g. %s)",
+						      held, f->name, first_held);
 		else if (f->entry == LK_NOT)
-			f->entry_evidence = xasprintf("none of the %u caller(s) of %s holds it (e.g. %s)",
-						      not, f->name, first_not);
-		else if (held && not)
-			f->entry_evidence = xasprintf("callers of %s disagree: held in %s, not in %s",
-						      f->name, first_held, first_not);
+			f->entry_evidence =
+			    xasprintf("none of the %u caller(s) of %s holds it (e.g. %s)", not,
+				      f->name, first_not);
+		else if (held && not )
+			f->entry_evidence =
+			    xasprintf("callers of %s disagree: held in %s, not in %s", f->name,
+				      first_held, first_not);
 		else
-			f->entry_evidence = xasprintf("the lock context of %u caller(s) of %s is unknown",
-						      unk, f->name);
+			f->entry_evidence = xasprintf(
+			    "the lock context of %u caller(s) of %s is unknown", unk, f->name);
 		free(first_held);
 		free(first_not);
 	}
@@ -139,11 +144,14 @@ enum bm_lock_state lock_at(struct ctx *cx, struct func *f, int n, struct bm_strl
 		v = f->entry;
 	} else if (v == LK_HELD || v == LK_NOT) {
 		if (ev)
-			strlist_push_owned(ev, xasprintf("%s at %s:%u", nd->lock_ev_call ? nd->lock_ev_call : "lock operation",
-							 t->path, offset_line(t, nd->lock_ev_offset, NULL)));
+			strlist_push_owned(
+			    ev, xasprintf("%s at %s:%u",
+					  nd->lock_ev_call ? nd->lock_ev_call : "lock operation",
+					  t->path, offset_line(t, nd->lock_ev_offset, NULL)));
 	} else if (ev) {
-		strlist_push_owned(ev, xasprintf("the lock state differs between the paths reaching %s:%u",
-						 t->path, offset_line(t, nd->start, NULL)));
+		strlist_push_owned(
+		    ev, xasprintf("the lock state differs between the paths reaching %s:%u",
+				  t->path, offset_line(t, nd->start, NULL)));
 	}
 	return v == LK_HELD ? BM_LOCK_HELD : v == LK_NOT ? BM_LOCK_NOT_HELD : BM_LOCK_UNKNOWN;
 }

@@ -116,8 +116,8 @@ void site_manual(struct ctx *cx, size_t si, const char *code, const char *fmt, .
 			p->verdict = BM_MANUAL;
 			p->reason_code = code;
 			free(p->reason_text);
-			p->reason_text = xasprintf("paired with %s at line %u: %s", s->call, s->line,
-						   txt);
+			p->reason_text =
+			    xasprintf("paired with %s at line %u: %s", s->call, s->line, txt);
 		}
 	}
 }
@@ -133,8 +133,8 @@ static int up(const struct func *f, int n)
 	return p;
 }
 
-static const char *const housekeeping[] = { "add_disk_randomness", "blkdev_dequeue_request",
-					    "blk_queue_end_tag" };
+static const char *const housekeeping[] = {"add_disk_randomness", "blkdev_dequeue_request",
+					   "blk_queue_end_tag"};
 
 static bool stmt_is_housekeeping(struct tunit *t, const struct func *f, int st)
 {
@@ -146,6 +146,14 @@ static bool stmt_is_housekeeping(struct tunit *t, const struct func *f, int st)
 		if (strlen(housekeeping[i]) == e - s && !memcmp(t->src + s, housekeeping[i], e - s))
 			return true;
 	return false;
+}
+
+/* BUG(); or panic(...); — the branch does not come back */
+static bool stmt_never_returns(struct tunit *t, const struct func *f, int st)
+{
+	const char *p = t->src + f->nodes[st].start;
+
+	return !strncmp(p, "BUG()", 5) || !strncmp(p, "BUG ()", 6) || !strncmp(p, "panic(", 6);
 }
 
 /* statements of a body: the children of a compound, or the body itself */
@@ -177,12 +185,12 @@ struct plan {
 	struct ctx *cx;
 	struct func *f;
 	struct tunit *t;
-	size_t si, li;	 /* site of F and of L */
+	size_t si, li; /* site of F and of L */
 	int F, L;
-	char *rq;	 /* request expression text */
-	char *variant;	 /* chosen new call */
+	char *rq;      /* request expression text */
+	char *variant; /* chosen new call */
 	enum bm_lock_state lock;
-	bool pair;	 /* lock taken around L only */
+	bool pair; /* lock taken around L only */
 	int list[512];
 	enum stmt_role role[512];
 	int cnt;
@@ -216,8 +224,9 @@ static bool scan_region(struct plan *p, int from, int to, const char **why)
 				rel = i;
 				p->role[i] = SR_UNLOCK;
 			} else {
-				*why = "the queue lock is taken or released in a way blkmig does not "
-				       "convert";
+				*why =
+				    "the queue lock is taken or released in a way blkmig does not "
+				    "convert";
 				return false;
 			}
 		} else if (i < p->Lidx) {
@@ -278,7 +287,7 @@ static bool movable(struct plan *p, int st, char **why)
 		bool local = rk == CXCursor_ParmDecl ||
 			     (rk == CXCursor_VarDecl &&
 			      clang_getCursorKind(clang_getCursorSemanticParent(r)) ==
-				      CXCursor_FunctionDecl &&
+				  CXCursor_FunctionDecl &&
 			      clang_Cursor_getStorageClass(r) != CX_SC_Static);
 
 		if (local && strcmp(u, rq_usr)) {
@@ -298,7 +307,7 @@ static bool movable(struct plan *p, int st, char **why)
 
 static char *reindent(struct tunit *t, size_t a, size_t b, const char *from_indent)
 {
-	struct sbuf o = { 0 };
+	struct sbuf o = {0};
 	char *txt = range_text(t, a, b), *save = NULL;
 	size_t il = strlen(from_indent);
 
@@ -311,21 +320,6 @@ static char *reindent(struct tunit *t, size_t a, size_t b, const char *from_inde
 	}
 	free(txt);
 	return sbuf_take(&o);
-}
-
-static unsigned callbacks_in(struct ctx *cx, const char *file, size_t fstart)
-{
-	unsigned n = 0;
-
-	for (size_t i = 0; i < cx->run->nsites; i++) {
-		struct bm_site *s = &cx->run->sites[i];
-
-		for (size_t k = 0; k < s->nedits; k++)
-			if (!strcmp(s->edits[k].file, file) && s->edits[k].start == fstart &&
-			    s->edits[k].start == s->edits[k].end)
-				n++;
-	}
-	return n;
 }
 
 static void set_new_call(struct bm_site *s, const char *variant, const char *rq, const char *err,
@@ -392,12 +386,13 @@ static bool choose_variant(struct plan *p, int F)
 		return false;
 	}
 	if (l == BM_LOCK_NOT_HELD) {
-		s->confidence = "medium";
-		strlist_push(&s->lock_evidence,
-			     "the old code completed without the queue lock; blk_end_request takes "
-			     "it for the final step");
+		site_manual(p->cx, p->si, "lock_not_held",
+			    "end_that_request_last runs without the queue lock here, which the "
+			    "2.6.24 API required: a locking bug to resolve by hand before choosing "
+			    "blk_end_request");
+		return false;
 	}
-	p->variant = l == BM_LOCK_HELD ? "__blk_end_request" : "blk_end_request";
+	p->variant = "__blk_end_request";
 	return true;
 }
 
@@ -406,9 +401,9 @@ static void classify_end_request(struct ctx *cx, struct func *f, int n, size_t s
 	struct tunit *t = &cx->tus[f->tu];
 	struct bm_site *s = &cx->run->sites[si];
 	int a0 = call_arg(f, n, 0), a1 = call_arg(f, n, 1);
-	struct uptodate u = { 0 };
-	struct bytes b = { 0 };
-	struct plan p = { 0 };
+	struct uptodate u = {0};
+	struct bytes b = {0};
+	struct plan p = {0};
 	char *rq;
 
 	s->pattern = BM_PAT_END_REQUEST;
@@ -418,9 +413,8 @@ static void classify_end_request(struct ctx *cx, struct func *f, int n, size_t s
 	}
 	rq = node_text(t, &f->nodes[a0]);
 	uptodate_classify(cx, f, a1, &u);
-	b.expr = xasprintf(!strcmp(s->call, "end_request") ? "blk_rq_cur_bytes(%s)" :
-							     "blk_rq_bytes(%s)",
-			   rq);
+	b.expr = xasprintf(
+	    !strcmp(s->call, "end_request") ? "blk_rq_cur_bytes(%s)" : "blk_rq_bytes(%s)", rq);
 	b.origin = xstrdup(!strcmp(s->call, "end_request") ? "current segment" : "whole request");
 	p.cx = cx;
 	p.f = f;
@@ -439,17 +433,22 @@ static void classify_end_request(struct ctx *cx, struct func *f, int n, size_t s
 		s->lock = lock_at(cx, f, n, &s->lock_evidence);
 		if (s->lock == BM_LOCK_UNKNOWN) {
 			s->confidence = "medium";
-			strlist_push_owned(&s->lock_evidence,
-					   xasprintf("%s requires the queue lock (2.6.24 contract)",
-						     s->call));
+			strlist_push_owned(
+			    &s->lock_evidence,
+			    xasprintf("%s requires the queue lock (2.6.24 contract)", s->call));
 		}
-		p.variant = s->lock == BM_LOCK_NOT_HELD ? "blk_end_request" : "__blk_end_request";
 		if (s->lock == BM_LOCK_NOT_HELD) {
-			s->confidence = "medium";
-			strlist_push(&s->lock_evidence,
-				     "the old call ran without the queue lock; blk_end_request takes "
-				     "it for the final step");
+			site_manual(cx, si, "lock_not_held",
+				    "%s runs without the queue lock here, which the 2.6.24 API "
+				    "required: a locking bug to resolve by hand before choosing "
+				    "blk_end_request",
+				    s->call);
+			free(rq);
+			uptodate_free(&u);
+			bytes_free(&b);
+			return;
 		}
+		p.variant = "__blk_end_request";
 		set_new_call(s, p.variant, rq, u.error_expr, b.expr, NULL);
 		edit_add(s, t->path, f->nodes[n].start, f->nodes[n].end, s->replacement);
 	}
@@ -477,9 +476,9 @@ static bool rq_mentioned(struct plan *p, int st)
 	char *nrq = normalize_ws(p->rq);
 	char *txt = range_text(p->t, p->f->nodes[st].start, p->f->nodes[st].end);
 	char *clean = normalize_ws(txt);
-	bool r = is_simple_operand(nrq) && !strstr(nrq, "->") && !strchr(nrq, '.') ?
-			 word_in(txt, strlen(txt), nrq) :
-			 strstr(clean, nrq) != NULL;
+	bool r = is_simple_operand(nrq) && !strstr(nrq, "->") && !strchr(nrq, '.')
+		     ? word_in(txt, strlen(txt), nrq)
+		     : strstr(clean, nrq) != NULL;
 
 	free(nrq);
 	free(txt);
@@ -487,12 +486,170 @@ static bool rq_mentioned(struct plan *p, int st)
 	return r;
 }
 
+/*
+ * With the lock pair gone, a `flags` variable declared on its own and used
+ * nowhere else would only draw an unused-variable warning: remove it too.
+ */
+static void remove_unused_flags(struct plan *p, struct bm_site *s, int lock_stmt)
+{
+	struct func *f = p->f;
+	struct tunit *t = p->t;
+	size_t q = f->nodes[lock_stmt].start, a, b;
+	char *name;
+	int decl = -1, uses = 0;
+
+	while (q < t->len && t->clean[q] != '(')
+		q++;
+	if (q >= t->len || !text_call_arg(t->clean, t->len, q, 1, &a, &b))
+		return;
+	name = normalize_ws(range_text(t, a, b));
+	for (int n = 0; n < f->nnodes; n++) {
+		CXString sp;
+		bool same;
+
+		if (f->nodes[n].kind != CXCursor_VarDecl &&
+		    f->nodes[n].kind != CXCursor_DeclRefExpr)
+			continue;
+		sp = clang_getCursorSpelling(f->nodes[n].c);
+		same = !strcmp(clang_getCString(sp), name);
+		clang_disposeString(sp);
+		if (!same)
+			continue;
+		if (f->nodes[n].kind == CXCursor_VarDecl)
+			decl = n;
+		else
+			uses++;
+	}
+	/* the lock and unlock statements are its only two uses */
+	if (decl >= 0 && uses <= 2) {
+		int ds = f->nodes[decl].parent;
+
+		if (ds >= 0 && f->nodes[ds].kind == CXCursor_DeclStmt &&
+		    node_nchildren(f, ds) == 1) {
+			char *txt = range_text(t, f->nodes[ds].start, stmt_end(t, f, ds));
+			int cnt = 0;
+
+			/* count the lock statements that use it in the whole function */
+			for (int n = 0; n < f->nnodes; n++) {
+				int acq;
+
+				if (f->nodes[n].kind == CXCursor_CallExpr &&
+				    stmt_lock_op(p->cx, t, f->nodes[n].start, &acq))
+					cnt++;
+			}
+			if (!strchr(txt, '=') && cnt <= 2)
+				edit_remove_stmt(s, t, f, ds);
+			free(txt);
+		}
+	}
+	free(name);
+}
+
 static void remove_roles(struct plan *p, struct bm_site *s, int from, int to, bool with_work)
 {
-	for (int i = from; i < to; i++)
+	for (int i = from; i < to; i++) {
 		if (p->role[i] == SR_HOUSE || p->role[i] == SR_LOCK || p->role[i] == SR_UNLOCK ||
 		    p->role[i] == SR_LAST || (with_work && p->role[i] == SR_WORK))
 			edit_remove_stmt(s, p->t, p->f, p->list[i]);
+		if (p->role[i] == SR_LOCK)
+			remove_unused_flags(p, s, p->list[i]);
+	}
+}
+
+/*
+ * What happens to the work between the data completion and L: 0 it stays
+ * where it is (lock held: it now runs after the call, and must not read the
+ * request), 1 it moves into a blk_end_request_callback callback (lock not
+ * held: it must only use the request and globals), -1 manual (site marked).
+ */
+static int work_plan(struct plan *p, int from, int to)
+{
+	bool any = false;
+	char *why = NULL;
+
+	for (int i = from; i < to; i++)
+		any |= p->role[i] == SR_WORK;
+	if (!any)
+		return 0;
+	if (p->work_in_lock) {
+		site_manual(p->cx, p->si, "work_not_movable",
+			    "statements run under the queue lock next to end_that_request_last; "
+			    "blk_end_request would run them without it");
+		return -1;
+	}
+	if (p->lock == BM_LOCK_HELD) {
+		for (int i = from; i < to; i++)
+			if (p->role[i] == SR_WORK && rq_mentioned(p, p->list[i])) {
+				site_manual(
+				    p->cx, p->si, "rq_used_after_completion",
+				    "line %u reads '%s' between the data completion and "
+				    "end_that_request_last; after the conversion it would run "
+				    "when the request may already be freed",
+				    offset_line(p->t, p->f->nodes[p->list[i]].start, NULL), p->rq);
+				return -1;
+			}
+		return 0;
+	}
+	for (int i = from; i < to; i++)
+		if (p->role[i] == SR_WORK && !movable(p, p->list[i], &why)) {
+			site_manual(p->cx, p->si,
+				    rq_mentioned(p, p->list[i]) ? "rq_used_after_completion"
+								: "work_not_movable",
+				    "work between the data completion and the final step cannot "
+				    "move into a blk_end_request_callback callback: %s",
+				    why);
+			free(why);
+			return -1;
+		}
+	return 1;
+}
+
+/* Insert the callback before the function; returns its name. */
+static char *make_callback(struct plan *p, int from, int to)
+{
+	struct tunit *t = p->t;
+	struct func *f = p->f;
+	struct bm_site *s = &p->cx->run->sites[p->si];
+	char *cbname = xasprintf("%s_end_callback", f->name);
+	struct sbuf cb = {0};
+	char *ind = NULL, *cbtext;
+	size_t fstart = f->start;
+
+	for (unsigned sfx = 2; sfx < 100; sfx++) {
+		bool used = false;
+
+		for (size_t q = 0; q < p->cx->nfuncs; q++)
+			used |= !strcmp(p->cx->funcs[q].name, cbname);
+		for (size_t q = 0; q < p->cx->run->nsites; q++)
+			used |= p->cx->run->sites[q].replacement &&
+				strstr(p->cx->run->sites[q].replacement, cbname) != NULL;
+		if (!used)
+			break;
+		free(cbname);
+		cbname = xasprintf("%s_end_callback%u", f->name, sfx);
+	}
+	while (fstart > 0 && t->src[fstart - 1] != '\n')
+		fstart--;
+	sbuf_printf(&cb, "static int %s(struct request *%s)\n{\n", cbname, p->rq);
+	for (int i = from; i < to; i++)
+		if (p->role[i] == SR_WORK) {
+			size_t a, e;
+			char *body;
+
+			if (!ind)
+				ind = line_indent(t, f->nodes[p->list[i]].start);
+			stmt_line_range(t, f->nodes[p->list[i]].start, stmt_end(t, f, p->list[i]),
+					&a, &e);
+			body = reindent(t, a, e, ind);
+			sbuf_add(&cb, body);
+			free(body);
+		}
+	sbuf_add(&cb, "\treturn 0;\n}\n\n");
+	cbtext = sbuf_take(&cb);
+	edit_add(s, t->path, fstart, fstart, cbtext);
+	free(cbtext);
+	free(ind);
+	return cbname;
 }
 
 static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t si, long li)
@@ -500,8 +657,8 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 	struct tunit *t = &cx->tus[f->tu];
 	struct bm_site *s = &cx->run->sites[si];
 	bool chunk = !strcmp(s->call, "end_that_request_chunk");
-	struct uptodate u = { 0 };
-	struct bytes b = { 0 };
+	struct uptodate u = {0};
+	struct bytes b = {0};
 	struct plan *p = xcalloc(1, sizeof(*p));
 	const char *why = NULL;
 	char *cbname = NULL;
@@ -579,21 +736,23 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 				    s->call);
 			goto out;
 		}
-		/* ---- IF_NOT ---- */
+		/* ---- IF_NOT: if (!F) { ... L; ... } ---- */
 		int T = node_child(f, I, 1);
 		int Ls = enclosing_stmt(f, L);
 
 		if (node_child(f, I, 2) >= 0 || T < 0 || !node_within(f, L, T)) {
-			site_manual(cx, si, "shape",
-				    "end_that_request_last is not in the body of 'if (!%s(...))', or the "
-				    "if has an else",
-				    s->call);
+			site_manual(
+			    cx, si, "shape",
+			    "end_that_request_last is not in the body of 'if (!%s(...))', or the "
+			    "if has an else",
+			    s->call);
 			goto out;
 		}
 		p->cnt = body_stmts(f, T, p->list, 512);
 		p->Lidx = index_holding(f, p->list, p->cnt, L);
 		if (p->Lidx < 0 || p->list[p->Lidx] != Ls) {
-			site_manual(cx, si, "shape", "end_that_request_last is nested in the if body");
+			site_manual(cx, si, "shape",
+				    "end_that_request_last is nested in the if body");
 			goto out;
 		}
 		if (!scan_region(p, 0, p->cnt, &why)) {
@@ -602,242 +761,194 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 		}
 		if (!choose_variant(p, F))
 			goto out;
-		if (p->work_in_lock) {
-			site_manual(cx, si, "work_not_movable",
-				    "statements run under the queue lock next to "
-				    "end_that_request_last; blk_end_request would run them unlocked");
-			goto out;
-		}
-		if (p->pair)
+		if (p->pair || !strcmp(p->variant, "blk_end_request"))
 			s->pattern = chunk ? BM_PAT_CHUNK : BM_PAT_FIRST_LAST_UNLOCKED;
-		else if (!strcmp(p->variant, "blk_end_request") && !chunk)
-			s->pattern = BM_PAT_FIRST_LAST_UNLOCKED;
 		if (u.cls == BM_UT_WRAPPER)
 			s->pattern = BM_PAT_WRAPPER_PARAM;
-		if (p->has_work) {
-			char *whyw = NULL;
+		int wp = work_plan(p, 0, p->cnt);
 
-			if (p->lock != BM_LOCK_NOT_HELD) {
-				site_manual(cx, si, "work_not_movable",
-					    "work between the data completion and "
-					    "end_that_request_last runs with the queue lock held; "
-					    "blk_end_request_callback must be called without it");
-				goto out;
-			}
-			for (int i = 0; i < p->cnt; i++)
-				if (p->role[i] == SR_WORK && !movable(p, p->list[i], &whyw)) {
-					site_manual(cx, si, "work_not_movable", "%s", whyw);
-					free(whyw);
-					goto out;
-				}
-			unsigned k = callbacks_in(cx, t->path, 0);
-
-			(void)k;
-			cbname = xasprintf("%s_end_callback", f->name);
-			for (unsigned sfx = 2; sfx < 100; sfx++) {
-				bool used = false;
-
-				for (size_t q = 0; q < cx->nfuncs; q++)
-					used |= !strcmp(cx->funcs[q].name, cbname);
-				for (size_t q = 0; q < cx->run->nsites; q++)
-					used |= cx->run->sites[q].replacement &&
-						strstr(cx->run->sites[q].replacement, cbname) != NULL;
-				if (!used)
-					break;
-				free(cbname);
-				cbname = xasprintf("%s_end_callback%u", f->name, sfx);
-			}
-			/* the callback, placed before the function */
-			struct sbuf cb = { 0 };
-			char *ind = line_indent(t, f->nodes[p->list[0]].start);
-			size_t fstart = f->start;
-
-			while (fstart > 0 && t->src[fstart - 1] != '\n')
-				fstart--;
-			sbuf_printf(&cb, "static int %s(struct request *%s)\n{\n", cbname, p->rq);
-			for (int i = 0; i < p->cnt; i++)
-				if (p->role[i] == SR_WORK) {
-					size_t a, e;
-					char *body;
-
-					stmt_line_range(t, f->nodes[p->list[i]].start,
-							stmt_end(t, f, p->list[i]), &a, &e);
-					body = reindent(t, a, e, ind);
-					sbuf_add(&cb, body);
-					free(body);
-				}
-			sbuf_add(&cb, "\treturn 0;\n}\n\n");
-			char *cbtext = sbuf_take(&cb);
-
-			edit_add(s, t->path, fstart, fstart, cbtext);
-			free(cbtext);
-			free(ind);
+		if (wp < 0)
+			goto out;
+		if (wp == 1) {
+			cbname = make_callback(p, 0, p->cnt);
 			p->variant = "blk_end_request_callback";
 			s->pattern = BM_PAT_CALLBACK;
 		}
 		set_new_call(s, p->variant, p->rq, u.error_expr, b.expr, cbname);
-		if (!p->has_post) {
-			size_t a, e;
+		bool keep_any = p->has_post || (wp == 0 && p->has_work);
+
+		if (!keep_any) {
 			char *txt = xasprintf("%s;", s->replacement);
 
-			stmt_line_range(t, f->nodes[I].start, stmt_end(t, f, I), &a, &e);
 			edit_add(s, t->path, f->nodes[I].start, stmt_end(t, f, I), txt);
 			free(txt);
+			for (int i = 0; i < p->cnt; i++)
+				if (p->role[i] == SR_LOCK)
+					remove_unused_flags(p, s, p->list[i]);
 		} else {
 			edit_add(s, t->path, f->nodes[F].start, f->nodes[F].end, s->replacement);
-			remove_roles(p, s, 0, p->cnt, true);
+			remove_roles(p, s, 0, p->cnt, wp == 1);
 		}
 		goto out;
 	}
 
-	/* the statement-level shapes: F's statement and L's are siblings */
-	int shape = 0; /* 1 EARLY, 2 SEQ, 3 VAR, 4 LOOP */
-	int Fs = -1;
+	/* ---- VAR: ret = F; ... if (!ret) { ... L; ... } ---- */
+	if (pF >= 0 && (f->nodes[pF].kind == CXCursor_VarDecl ||
+			(f->nodes[pF].kind == CXCursor_BinaryOperator &&
+			 node_strip(f, node_child(f, pF, 1)) == F))) {
+		int Fs = enclosing_stmt(f, pF), I2 = -1, Fidx;
 
-	if (pF >= 0 && f->nodes[pF].kind == CXCursor_IfStmt &&
-	    node_strip(f, node_child(f, pF, 0)) == F) {
-		int T = node_child(f, pF, 1), one[1] = { -1 }, nb;
-
-		nb = T >= 0 && f->nodes[T].kind == CXCursor_CompoundStmt ? node_nchildren(f, T) : 1;
-		if (T >= 0 && nb == 1 && node_child(f, pF, 2) < 0) {
-			body_stmts(f, T, one, 1);
-			if (f->nodes[one[0]].kind == CXCursor_ReturnStmt) {
-				shape = 1;
-				Fs = pF;
-			}
-		}
-	} else if (pF >= 0 && f->nodes[pF].kind == CXCursor_CompoundStmt) {
-		shape = 2;
-		Fs = F;
-	} else if (pF >= 0 && (f->nodes[pF].kind == CXCursor_VarDecl ||
-			       (f->nodes[pF].kind == CXCursor_BinaryOperator &&
-				node_strip(f, node_child(f, pF, 1)) == F))) {
-		shape = 3;
-		Fs = enclosing_stmt(f, pF);
-	} else if (pF >= 0 && (f->nodes[pF].kind == CXCursor_WhileStmt ||
-			       f->nodes[pF].kind == CXCursor_DoStmt)) {
-		shape = 4;
-		Fs = pF;
-	}
-	if (!shape || Fs < 0) {
-		site_manual(cx, si, "shape", "%s in a shape the catalogue does not cover", s->call);
-		goto out;
-	}
-	int Fidx = siblings(f, Fs, p->list, &p->cnt);
-	int Lwhere = -1;
-
-	if (Fidx < 0) {
-		site_manual(cx, si, "shape", "%s is not a statement of a block", s->call);
-		goto out;
-	}
-	if (shape == 3) {
-		/* find `if (!var)` holding L among the later siblings */
-		int I2 = -1;
-
-		for (int i = Fidx + 1; i < p->cnt; i++)
+		Fidx = Fs >= 0 ? siblings(f, Fs, p->list, &p->cnt) : -1;
+		for (int i = Fidx + 1; Fidx >= 0 && i < p->cnt; i++)
 			if (node_within(f, L, p->list[i]))
 				I2 = i;
-		if (I2 < 0 || f->nodes[p->list[I2]].kind != CXCursor_IfStmt ||
-		    node_child(f, p->list[I2], 2) >= 0) {
-			site_manual(cx, si, "shape",
-				    "the result of %s is kept, but end_that_request_last is not "
-				    "under a test of it",
-				    s->call);
-			goto out;
-		}
-		for (int i = Fidx + 1; i < I2; i++)
-			if (rq_mentioned(p, p->list[i])) {
-				site_manual(cx, si, "rq_used_after_completion",
+		if (I2 >= 0 && f->nodes[p->list[I2]].kind == CXCursor_IfStmt &&
+		    node_child(f, p->list[I2], 2) < 0 &&
+		    node_within(f, L, node_child(f, p->list[I2], 1))) {
+			for (int i = Fidx + 1; i < I2; i++)
+				if (rq_mentioned(p, p->list[i])) {
+					site_manual(
+					    cx, si, "rq_used_after_completion",
 					    "line %u reads '%s' between the data completion and "
 					    "end_that_request_last; it would run after the request "
 					    "may be freed",
-					    offset_line(t, f->nodes[p->list[i]].start, NULL), p->rq);
+					    offset_line(t, f->nodes[p->list[i]].start, NULL),
+					    p->rq);
+					goto out;
+				}
+			int ifs = p->list[I2], T = node_child(f, ifs, 1);
+
+			p->cnt = body_stmts(f, T, p->list, 512);
+			p->Lidx = index_holding(f, p->list, p->cnt, L);
+			if (p->Lidx < 0 || p->list[p->Lidx] != enclosing_stmt(f, L) ||
+			    !scan_region(p, 0, p->cnt, &why)) {
+				site_manual(cx, si, "shape", "%s",
+					    why ? why
+						: "end_that_request_last is nested in the test "
+						  "of the kept result");
 				goto out;
 			}
-		int ifs = p->list[I2], T = node_child(f, ifs, 1);
+			if (!choose_variant(p, F))
+				goto out;
+			int wp = work_plan(p, 0, p->cnt);
 
-		p->cnt = body_stmts(f, T, p->list, 512);
-		p->Lidx = index_holding(f, p->list, p->cnt, L);
-		if (p->Lidx < 0 || p->list[p->Lidx] != enclosing_stmt(f, L) ||
-		    !scan_region(p, 0, p->cnt, &why) || p->has_work) {
-			site_manual(cx, si, why ? "shape" : "work_not_movable", "%s",
-				    why ? why : "work before end_that_request_last under the test of "
-						"the kept result");
+			if (wp < 0)
+				goto out;
+			if (wp == 1) {
+				site_manual(
+				    cx, si, "work_not_movable",
+				    "work before end_that_request_last under the test of the "
+				    "kept result");
+				goto out;
+			}
+			s->pattern =
+			    u.cls == BM_UT_WRAPPER ? BM_PAT_WRAPPER_PARAM : BM_PAT_RESULT_USED;
+			set_new_call(s, p->variant, p->rq, u.error_expr, b.expr, NULL);
+			edit_add(s, t->path, f->nodes[F].start, f->nodes[F].end, s->replacement);
+			if (!p->has_post && !p->has_work)
+				edit_remove_stmt(s, t, f, ifs);
+			else
+				remove_roles(p, s, 0, p->cnt, false);
 			goto out;
 		}
-		if (!choose_variant(p, F))
-			goto out;
-		if (p->work_in_lock) {
-			site_manual(cx, si, "work_not_movable",
-				    "statements run under the queue lock next to "
-				    "end_that_request_last");
-			goto out;
-		}
-		s->pattern = u.cls == BM_UT_WRAPPER ? BM_PAT_WRAPPER_PARAM : BM_PAT_RESULT_USED;
-		set_new_call(s, p->variant, p->rq, u.error_expr, b.expr, NULL);
-		edit_add(s, t->path, f->nodes[F].start, f->nodes[F].end, s->replacement);
-		if (!p->has_post)
-			edit_remove_stmt(s, t, f, ifs);
-		else
-			remove_roles(p, s, 0, p->cnt, false);
+		/* otherwise: a kept result in a loop, handled below */
+	}
+
+	/* ---- sibling shapes: F's statement and L's are in the same block ---- */
+	int shape = 0; /* 1 EARLY, 2 SEQ, 4 LOOP */
+	int Ls = enclosing_stmt(f, L), C = Ls >= 0 ? f->nodes[Ls].parent : -1, Fs = F;
+
+	if (C < 0 || f->nodes[C].kind != CXCursor_CompoundStmt) {
+		site_manual(cx, si, "shape",
+			    "end_that_request_last (line %u) is not a statement of a block",
+			    offset_line(t, f->nodes[L].start, NULL));
 		goto out;
 	}
-	for (int i = Fidx + 1; i < p->cnt; i++)
-		if (p->list[i] == enclosing_stmt(f, L))
-			Lwhere = i;
-	if (Lwhere < 0) {
+	while (Fs >= 0 && f->nodes[Fs].parent != C)
+		Fs = f->nodes[Fs].parent;
+	if (Fs < 0) {
 		site_manual(cx, si, "shape",
-			    "end_that_request_last (line %u) is not a later statement of the same "
-			    "block",
-			    offset_line(t, f->nodes[L].start, NULL));
+			    "%s and end_that_request_last (line %u) are in different blocks",
+			    s->call, offset_line(t, f->nodes[L].start, NULL));
+		goto out;
+	}
+	if (f->nodes[Fs].kind == CXCursor_IfStmt && node_strip(f, node_child(f, Fs, 0)) == F &&
+	    node_child(f, Fs, 2) < 0) {
+		int T = node_child(f, Fs, 1), lastst = T;
+
+		if (T >= 0 && f->nodes[T].kind == CXCursor_CompoundStmt)
+			for (int c = f->nodes[T].first; c >= 0; c = f->nodes[c].next)
+				lastst = c;
+		if (lastst >= 0 && (f->nodes[lastst].kind == CXCursor_ReturnStmt ||
+				    f->nodes[lastst].kind == CXCursor_GotoStmt ||
+				    f->nodes[lastst].kind == CXCursor_ContinueStmt ||
+				    f->nodes[lastst].kind == CXCursor_BreakStmt ||
+				    stmt_never_returns(t, f, lastst)))
+			shape = 1;
+	} else if (Fs == F) {
+		shape = 2;
+	} else if (f->nodes[Fs].kind == CXCursor_WhileStmt ||
+		   f->nodes[Fs].kind == CXCursor_DoStmt || f->nodes[Fs].kind == CXCursor_ForStmt) {
+		shape = 4;
+	}
+	if (!shape) {
+		site_manual(cx, si, "shape", "%s in a shape the catalogue does not cover", s->call);
+		goto out;
+	}
+	int Fidx = siblings(f, Fs, p->list, &p->cnt), Lwhere = -1;
+
+	for (int i = Fidx + 1; Fidx >= 0 && i < p->cnt; i++)
+		if (p->list[i] == Ls)
+			Lwhere = i;
+	if (Fidx < 0 || Lwhere < 0) {
+		site_manual(cx, si, "shape",
+			    "end_that_request_last (line %u) does not follow %s in the same block",
+			    offset_line(t, f->nodes[L].start, NULL), s->call);
 		goto out;
 	}
 	p->Lidx = Lwhere;
 	{
-		/* region: from after F's statement to the release after L */
-		int to = Lwhere + 1;
+		/* the region runs to L, or to the release after L when the lock is
+		 * taken between the data completion and L */
+		int to = Lwhere + 1, a;
+		bool acquired = false;
 
-		for (int i = Lwhere + 1; i < p->cnt && i <= Lwhere + 3; i++) {
-			int a;
-
+		for (int i = Fidx + 1; i < Lwhere; i++)
+			if (stmt_lock_op(cx, t, f->nodes[p->list[i]].start, &a) && a)
+				acquired = true;
+		for (int i = Lwhere + 1; acquired && i < p->cnt && i <= Lwhere + 3; i++)
 			if (stmt_lock_op(cx, t, f->nodes[p->list[i]].start, &a) && !a) {
 				to = i + 1;
 				break;
 			}
-		}
 		if (!scan_region(p, Fidx + 1, to, &why)) {
 			site_manual(cx, si, "shape", "%s", why);
-			goto out;
-		}
-		for (int i = Fidx + 1; i < Lwhere; i++)
-			if (p->role[i] == SR_WORK && rq_mentioned(p, p->list[i])) {
-				site_manual(cx, si, "rq_used_after_completion",
-					    "line %u reads '%s' between the data completion and "
-					    "end_that_request_last; after the conversion it would run "
-					    "when the request may already be freed",
-					    offset_line(t, f->nodes[p->list[i]].start, NULL), p->rq);
-				goto out;
-			}
-		if (p->work_in_lock) {
-			site_manual(cx, si, "work_not_movable",
-				    "statements run under the queue lock next to "
-				    "end_that_request_last");
 			goto out;
 		}
 		if (!choose_variant(p, F))
 			goto out;
 		if (shape == 2 && !b.whole) {
-			site_manual(cx, si, "shape",
-				    "part of the request is completed with the result ignored, then "
-				    "end_that_request_last ends it anyway; the new API cannot "
-				    "express that");
+			site_manual(
+			    cx, si, "shape",
+			    "part of the request is completed with the result ignored, then "
+			    "end_that_request_last ends it anyway; the new API cannot "
+			    "express that");
 			goto out;
 		}
-		s->pattern = u.cls == BM_UT_WRAPPER ? BM_PAT_WRAPPER_PARAM :
-			     shape == 1		  ? BM_PAT_EARLY_RETURN :
-			     shape == 2		  ? BM_PAT_WHOLE_REQUEST :
-						    BM_PAT_RESULT_USED;
-		set_new_call(s, p->variant, p->rq, u.error_expr, b.expr, NULL);
+		int wp = work_plan(p, Fidx + 1, to);
+
+		if (wp < 0)
+			goto out;
+		s->pattern = u.cls == BM_UT_WRAPPER ? BM_PAT_WRAPPER_PARAM
+			     : shape == 1	    ? BM_PAT_EARLY_RETURN
+			     : shape == 2	    ? BM_PAT_WHOLE_REQUEST
+						    : BM_PAT_RESULT_USED;
+		if (wp == 1) {
+			cbname = make_callback(p, Fidx + 1, to);
+			p->variant = "blk_end_request_callback";
+			s->pattern = BM_PAT_CALLBACK;
+		}
+		set_new_call(s, p->variant, p->rq, u.error_expr, b.expr, cbname);
 		if (shape == 2) {
 			char *ind = line_indent(t, f->nodes[F].start);
 
@@ -848,7 +959,7 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 		}
 		edit_add(s, t->path, f->nodes[F].start, f->nodes[F].end, newcall);
 		free(newcall);
-		remove_roles(p, s, Fidx + 1, to, false);
+		remove_roles(p, s, Fidx + 1, to, wp == 1);
 	}
 out:
 	free(cbname);
@@ -858,9 +969,16 @@ out:
 	bytes_free(&b);
 }
 
+/*
+ * A driver's own static function that happens to carry a legacy name is not
+ * the legacy API; a non-static definition (block/ll_rw_blk.c in a whole
+ * tree) is the API itself, and calls of it stay sites.
+ */
 static bool defined_in_run(struct ctx *cx, const char *name, size_t tu)
 {
-	return func_by_name(cx, name, tu) != NULL;
+	struct func *f = func_by_name(cx, name, tu);
+
+	return f && f->tu == tu && f->is_static;
 }
 
 static void classify_func(struct ctx *cx, size_t fi)
@@ -916,9 +1034,9 @@ static void classify_func(struct ctx *cx, size_t fi)
 			free(name);
 			continue;
 		}
-		rq = call_arg(f, calls[i], 0) >= 0 ?
-			     normalize_ws(node_text(t, &f->nodes[call_arg(f, calls[i], 0)])) :
-			     xstrdup("");
+		rq = call_arg(f, calls[i], 0) >= 0
+			 ? normalize_ws(node_text(t, &f->nodes[call_arg(f, calls[i], 0)]))
+			 : xstrdup("");
 		for (int j = i + 1; j < ncalls && L < 0; j++) {
 			char *nj = node_callee(f, calls[j]);
 
@@ -978,8 +1096,8 @@ static void classify_func(struct ctx *cx, size_t fi)
 			} else if (!s->reason_code) {
 				s->verdict = BM_MANUAL;
 				s->reason_code = fs->reason_code;
-				s->reason_text = xasprintf("paired with %s at line %u: %s", fs->call,
-							   fs->line, fs->reason_text);
+				s->reason_text = xasprintf("paired with %s at line %u: %s",
+							   fs->call, fs->line, fs->reason_text);
 			}
 		}
 		free(name);
@@ -1035,10 +1153,11 @@ static void token_fallback(struct ctx *cx)
 			s->confidence = "low";
 			s->replacement = xstrdup("");
 			if (hit->in_define)
-				site_manual(cx, si, "macro",
-					    "%s is called in a macro definition; convert the macro by "
-					    "hand",
-					    hit->name);
+				site_manual(
+				    cx, si, "macro",
+				    "%s is called in a macro definition; convert the macro by "
+				    "hand",
+				    hit->name);
 			else
 				site_manual(cx, si, "unparsed",
 					    "%s is not in the parsed code (a parse error, or a "
@@ -1080,7 +1199,8 @@ void classify_all(struct ctx *cx)
 			s->bytes_origin = xstrdup("");
 		if (!s->after)
 			s->after = xstrdup("");
-		if (s->verdict == BM_MANUAL && s->reason_code && !strcmp(s->reason_code, "unparsed"))
+		if (s->verdict == BM_MANUAL && s->reason_code &&
+		    !strcmp(s->reason_code, "unparsed"))
 			s->typed = false;
 	}
 	/* report order: by file, then position (side tables are no longer needed) */

@@ -44,8 +44,8 @@ void cmd_scan_usage(FILE *out)
 }
 
 /* Shared by scan and verify: parse args into run, return paths. */
-int bm_cmd_args(struct bm_run *run, int argc, char **argv, const char **format,
-		const char **output, char ***paths, size_t *npaths)
+int bm_cmd_args(struct bm_run *run, int argc, char **argv, const char **format, const char **output,
+		char ***paths, size_t *npaths)
 {
 	*paths = xcalloc((size_t)argc, sizeof(char *));
 	*npaths = 0;
@@ -61,8 +61,10 @@ int bm_cmd_args(struct bm_run *run, int argc, char **argv, const char **format,
 		if (format && (!strcmp(a, "--format") || !strncmp(a, "--format=", 9))) {
 			const char *v = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
 
-			if (!v || (strcmp(v, "text") && strcmp(v, "json") && strcmp(v, "sarif") && strcmp(v, "brief"))) {
-				fprintf(stderr, "blkmig: --format wants text, json, sarif or brief\n");
+			if (!v || (strcmp(v, "text") && strcmp(v, "json") && strcmp(v, "sarif") &&
+				   strcmp(v, "brief"))) {
+				fprintf(stderr,
+					"blkmig: --format wants text, json, sarif or brief\n");
 				return -1;
 			}
 			*format = v;
@@ -90,8 +92,8 @@ int bm_cmd_args(struct bm_run *run, int argc, char **argv, const char **format,
 		(*paths)[(*npaths)++] = argv[i++];
 	}
 	if (!*npaths) {
-		fprintf(stderr, "blkmig %s: no PATH given (try blkmig %s --help)\n",
-			run->command, run->command);
+		fprintf(stderr, "blkmig %s: no PATH given (try blkmig %s --help)\n", run->command,
+			run->command);
 		return -1;
 	}
 	return 0;

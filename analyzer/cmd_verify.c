@@ -6,8 +6,8 @@
 #include "commands.h"
 #include "util.h"
 
-int bm_cmd_args(struct bm_run *run, int argc, char **argv, const char **format,
-		const char **output, char ***paths, size_t *npaths);
+int bm_cmd_args(struct bm_run *run, int argc, char **argv, const char **format, const char **output,
+		char ***paths, size_t *npaths);
 int bm_write_report(const struct bm_run *run, const char *format, const char *output);
 
 void cmd_verify_usage(FILE *out)

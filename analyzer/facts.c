@@ -23,30 +23,58 @@ struct reg {
 };
 
 static const struct reg regs[] = {
-	{ "blk_init_queue", 0, ROLE_REQUEST_FN, "request_fn registered with blk_init_queue" },
-	{ "blk_init_queue_node", 0, ROLE_REQUEST_FN,
-	  "request_fn registered with blk_init_queue_node" },
-	{ "blk_execute_rq_nowait", 4, ROLE_REQUEST_FN,
-	  "end_io callback (called under the queue lock) given to blk_execute_rq_nowait" },
-	{ "request_irq", 1, ROLE_ASYNC, "interrupt handler registered with request_irq" },
-	{ "setup_timer", 1, ROLE_ASYNC, "timer function registered with setup_timer" },
-	{ "tasklet_init", 1, ROLE_ASYNC, "tasklet registered with tasklet_init" },
-	{ "DECLARE_TASKLET", 1, ROLE_ASYNC, "tasklet declared with DECLARE_TASKLET" },
-	{ "INIT_WORK", 1, ROLE_ASYNC, "work function registered with INIT_WORK" },
-	{ "PREPARE_WORK", 1, ROLE_ASYNC, "work function registered with PREPARE_WORK" },
-	{ "INIT_DELAYED_WORK", 1, ROLE_ASYNC, "work function registered with INIT_DELAYED_WORK" },
-	{ "DECLARE_WORK", 1, ROLE_ASYNC, "work function declared with DECLARE_WORK" },
-	{ "DECLARE_DELAYED_WORK", 1, ROLE_ASYNC,
-	  "work function declared with DECLARE_DELAYED_WORK" },
-	{ "blk_queue_softirq_done", 1, ROLE_ASYNC,
-	  "softirq completion registered with blk_queue_softirq_done" },
+    {"blk_init_queue", 0, ROLE_REQUEST_FN, "request_fn registered with blk_init_queue"},
+    {"blk_init_queue_node", 0, ROLE_REQUEST_FN, "request_fn registered with blk_init_queue_node"},
+    {"blk_execute_rq_nowait", 4, ROLE_REQUEST_FN,
+     "end_io callback (called under the queue lock) given to blk_execute_rq_nowait"},
+    {"request_irq", 1, ROLE_ASYNC, "interrupt handler registered with request_irq"},
+    {"setup_timer", 1, ROLE_ASYNC, "timer function registered with setup_timer"},
+    {"tasklet_init", 1, ROLE_ASYNC, "tasklet registered with tasklet_init"},
+    {"DECLARE_TASKLET", 1, ROLE_ASYNC, "tasklet declared with DECLARE_TASKLET"},
+    {"INIT_WORK", 1, ROLE_ASYNC, "work function registered with INIT_WORK"},
+    {"PREPARE_WORK", 1, ROLE_ASYNC, "work function registered with PREPARE_WORK"},
+    {"INIT_DELAYED_WORK", 1, ROLE_ASYNC, "work function registered with INIT_DELAYED_WORK"},
+    {"DECLARE_WORK", 1, ROLE_ASYNC, "work function declared with DECLARE_WORK"},
+    {"DECLARE_DELAYED_WORK", 1, ROLE_ASYNC, "work function declared with DECLARE_DELAYED_WORK"},
+    {"blk_queue_softirq_done", 1, ROLE_ASYNC,
+     "softirq completion registered with blk_queue_softirq_done"},
 };
+
+static size_t hash_str(const char *s, size_t nb)
+{
+	size_t h = 1469598103934665603ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h % nb;
+}
+
+/* Index funcs by name and USR (the lookups run for every identifier). */
+static void index_funcs(struct ctx *cx)
+{
+	cx->nbuckets = cx->nfuncs * 2 + 1;
+	cx->by_name = xmalloc(cx->nbuckets * sizeof(long));
+	cx->by_usr = xmalloc(cx->nbuckets * sizeof(long));
+	cx->next_name = xmalloc((cx->nfuncs + 1) * sizeof(long));
+	cx->next_usr = xmalloc((cx->nfuncs + 1) * sizeof(long));
+	for (size_t b = 0; b < cx->nbuckets; b++)
+		cx->by_name[b] = cx->by_usr[b] = -1;
+	for (size_t i = cx->nfuncs; i-- > 0;) {
+		size_t hn = hash_str(cx->funcs[i].name, cx->nbuckets);
+		size_t hu = hash_str(cx->funcs[i].usr, cx->nbuckets);
+
+		cx->next_name[i] = cx->by_name[hn];
+		cx->by_name[hn] = (long)i;
+		cx->next_usr[i] = cx->by_usr[hu];
+		cx->by_usr[hu] = (long)i;
+	}
+}
 
 struct func *func_by_usr(struct ctx *cx, const char *usr)
 {
-	if (!usr || !*usr)
+	if (!usr || !*usr || !cx->nbuckets)
 		return NULL;
-	for (size_t i = 0; i < cx->nfuncs; i++)
+	for (long i = cx->by_usr[hash_str(usr, cx->nbuckets)]; i >= 0; i = cx->next_usr[i])
 		if (!strcmp(cx->funcs[i].usr, usr))
 			return &cx->funcs[i];
 	return NULL;
@@ -56,14 +84,16 @@ struct func *func_by_name(struct ctx *cx, const char *name, size_t tu)
 {
 	struct func *global = NULL;
 
-	for (size_t i = 0; i < cx->nfuncs; i++) {
+	if (!cx->nbuckets)
+		return NULL;
+	for (long i = cx->by_name[hash_str(name, cx->nbuckets)]; i >= 0; i = cx->next_name[i]) {
 		struct func *f = &cx->funcs[i];
 
 		if (strcmp(f->name, name))
 			continue;
 		if (f->tu == tu)
 			return f;
-		if (!f->is_static)
+		if (!f->is_static && !global)
 			global = f;
 	}
 	return global;
@@ -132,14 +162,13 @@ static char *bare_name(const char *s, size_t a, size_t b)
 	return xstrndup(s + a, b - a);
 }
 
-static void set_role(struct func *f, enum role r, const char *what, const char *path,
-		     unsigned line)
+static void set_role(struct func *f, enum role r, const char *what, const char *path, unsigned line)
 {
 	if (f->role != ROLE_NONE && f->role != r) {
 		f->addr_taken = true; /* contradictory registrations */
 		free(f->addr_evidence);
-		f->addr_evidence = xasprintf("registered both with and without the lock (%s:%u)",
-					     path, line);
+		f->addr_evidence =
+		    xasprintf("registered both with and without the lock (%s:%u)", path, line);
 		return;
 	}
 	if (f->role == r)
@@ -189,7 +218,8 @@ static void text_facts(struct ctx *cx, size_t ti)
 					char *txt = xstrndup(s + a, b - a);
 					char *id = lock_identity_text(txt);
 
-					if (strcmp(id, "var:NULL") && !strlist_has(&cx->queue_locks, id))
+					if (strcmp(id, "var:NULL") &&
+					    !strlist_has(&cx->queue_locks, id))
 						strlist_push(&cx->queue_locks, id);
 					free(id);
 					free(txt);
@@ -212,41 +242,47 @@ static void text_facts(struct ctx *cx, size_t ti)
 					m--;
 				size_t me = m;
 
-				while (m > 0 && (isalnum((unsigned char)s[m - 1]) || s[m - 1] == '_'))
+				while (m > 0 &&
+				       (isalnum((unsigned char)s[m - 1]) || s[m - 1] == '_'))
 					m--;
 				char *member = assigned ? xstrndup(s + m, me - m) : xstrdup("");
 				unsigned line = offset_line(t, p, NULL);
 				bool in_reg = false;
 
 				/* inside the argument list of a registration call? */
-				for (size_t r = 0; r < sizeof(regs) / sizeof(regs[0]) && !in_reg; r++) {
+				for (size_t r = 0; r < sizeof(regs) / sizeof(regs[0]) && !in_reg;
+				     r++) {
 					size_t rl = strlen(regs[r].name);
 					const char *hit = NULL;
 
 					for (size_t back = p; back > 0 && p - back < 400; back--) {
-						if (s[back] == ';' || s[back] == '{' || s[back] == '}')
+						if (s[back] == ';' || s[back] == '{' ||
+						    s[back] == '}')
 							break;
-						if (back >= rl && !memcmp(s + back - rl, regs[r].name, rl)) {
+						if (back >= rl &&
+						    !memcmp(s + back - rl, regs[r].name, rl)) {
 							hit = s + back - rl;
 							break;
 						}
 					}
 					in_reg = hit != NULL;
 				}
-				if (assigned && (!strcmp(member, "function") || !strcmp(member, "func")))
-					set_role(f, ROLE_ASYNC,
-						 "timer/work function assigned", t->path, line);
+				if (assigned &&
+				    (!strcmp(member, "function") || !strcmp(member, "func")))
+					set_role(f, ROLE_ASYNC, "timer/work function assigned",
+						 t->path, line);
 				else if (assigned && !strcmp(member, "end_io"))
 					set_role(f, ROLE_REQUEST_FN,
-						 "end_io callback (called under the queue lock) assigned",
+						 "end_io callback (called under the queue lock) "
+						 "assigned",
 						 t->path, line);
 				else if (assigned && !strcmp(member, "request_fn"))
 					set_role(f, ROLE_REQUEST_FN, "request_fn assigned", t->path,
 						 line);
 				else if (!in_reg && !f->addr_taken) {
 					f->addr_taken = true;
-					f->addr_evidence = xasprintf("used as a value at %s:%u", t->path,
-								     line);
+					f->addr_evidence =
+					    xasprintf("used as a value at %s:%u", t->path, line);
 				}
 				free(member);
 			}
@@ -325,15 +361,26 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
 void facts_collect(struct ctx *cx)
 {
 	for (size_t ti = 0; ti < cx->ntus; ti++) {
-		void *args[2] = { cx, &ti };
+		void *args[2] = {cx, &ti};
 
 		if (!cx->tus[ti].tu)
 			continue;
-		clang_visitChildren(clang_getTranslationUnitCursor(cx->tus[ti].tu), top_visit, args);
+		clang_visitChildren(clang_getTranslationUnitCursor(cx->tus[ti].tu), top_visit,
+				    args);
 	}
+	index_funcs(cx);
 	for (size_t fi = 0; fi < cx->nfuncs; fi++)
 		collect_calls(cx, fi);
 	for (size_t ti = 0; ti < cx->ntus; ti++)
 		if (cx->tus[ti].tu)
 			text_facts(cx, ti);
+	/* resolve every callee once: by USR, else by name (static first) */
+	for (size_t k = 0; k < cx->ncalls; k++) {
+		struct call *c = &cx->calls[k];
+		struct func *f = func_by_usr(cx, c->callee_usr);
+
+		if (!f)
+			f = func_by_name(cx, c->callee_name, cx->funcs[c->func].tu);
+		c->callee = f ? (long)(f - cx->funcs) : -1;
+	}
 }

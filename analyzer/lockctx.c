@@ -38,11 +38,11 @@ struct walker {
 	struct st sw_entry;
 };
 
-static const char *const acquire_names[] = { "spin_lock", "spin_lock_irq", "spin_lock_irqsave",
-					     "spin_lock_bh", "spin_lock_nested",
-					     "spin_lock_irqsave_nested" };
-static const char *const release_names[] = { "spin_unlock", "spin_unlock_irq",
-					     "spin_unlock_irqrestore", "spin_unlock_bh" };
+static const char *const acquire_names[] = {"spin_lock",	 "spin_lock_irq",
+					    "spin_lock_irqsave", "spin_lock_bh",
+					    "spin_lock_nested",	 "spin_lock_irqsave_nested"};
+static const char *const release_names[] = {"spin_unlock", "spin_unlock_irq",
+					    "spin_unlock_irqrestore", "spin_unlock_bh"};
 
 bool is_lock_call(const char *name, int *acquire)
 {
@@ -66,8 +66,7 @@ bool is_lock_call(const char *name, int *acquire)
 }
 
 /* At source offset off: "spin_lock_xxx ( LOCK ..." on the queue lock? */
-static bool text_lock_op(struct ctx *cx, struct tunit *t, size_t off, int *acquire,
-			 char **name)
+static bool text_lock_op(struct ctx *cx, struct tunit *t, size_t off, int *acquire, char **name)
 {
 	const char *s = t->clean;
 	size_t e = off, q, a, b;
@@ -123,7 +122,7 @@ static struct label_state *label(struct walker *w, const char *name)
 			return &w->labels[i];
 	grow((void **)&w->labels, &w->labels_cap, w->nlabels, sizeof(*w->labels));
 	w->labels[w->nlabels].name = xstrdup(name);
-	w->labels[w->nlabels].s = (struct st){ LK_BOTTOM, 0, NULL, true };
+	w->labels[w->nlabels].s = (struct st){LK_BOTTOM, 0, NULL, true};
 	return &w->labels[w->nlabels++];
 }
 
@@ -161,10 +160,12 @@ static struct st lock_effect(struct walker *w, int n, struct st s)
 	w->done[w->ndone++] = nd->start;
 	s.v = acquire ? LK_HELD : LK_NOT;
 	s.ev = nd->start;
-	s.evcall = strstr(name, "unlock") ? (strstr(name, "irqrestore") ? "spin_unlock_irqrestore" :
-					     strstr(name, "irq") ? "spin_unlock_irq" : "spin_unlock") :
-		   strstr(name, "irqsave") ? "spin_lock_irqsave" :
-		   strstr(name, "irq") ? "spin_lock_irq" : "spin_lock";
+	s.evcall = strstr(name, "unlock") ? (strstr(name, "irqrestore") ? "spin_unlock_irqrestore"
+					     : strstr(name, "irq")	? "spin_unlock_irq"
+									: "spin_unlock")
+		   : strstr(name, "irqsave") ? "spin_lock_irqsave"
+		   : strstr(name, "irq")     ? "spin_lock_irq"
+					     : "spin_lock";
 	free(name);
 	return s;
 }
@@ -213,17 +214,13 @@ static struct st walk(struct walker *w, int n, struct st s)
 		return merge(s, t);
 	}
 	case CXCursor_CaseStmt:
-	case CXCursor_DefaultStmt:
-		s = merge(s, w->sw_entry);
-		return walk_children(w, n, s);
+	case CXCursor_DefaultStmt: s = merge(s, w->sw_entry); return walk_children(w, n, s);
 	case CXCursor_ReturnStmt:
 		s = walk_children(w, n, s);
 		s.dead = true;
 		return s;
 	case CXCursor_BreakStmt:
-	case CXCursor_ContinueStmt:
-		s.dead = true;
-		return s;
+	case CXCursor_ContinueStmt: s.dead = true; return s;
 	case CXCursor_GotoStmt: {
 		CXCursor target = clang_getCursorReferenced(nd->c);
 		CXString name = clang_getCursorSpelling(target);
@@ -241,7 +238,7 @@ static struct st walk(struct walker *w, int n, struct st s)
 		clang_disposeString(name);
 		s = merge(s, l->s);
 		if (s.dead) /* reached only by a goto we have not seen (backwards) */
-			s = (struct st){ LK_UNKNOWN, nd->start, "label", false };
+			s = (struct st){LK_UNKNOWN, nd->start, "label", false};
 		return walk_children(w, n, s);
 	}
 	case CXCursor_CallExpr:
@@ -250,16 +247,14 @@ static struct st walk(struct walker *w, int n, struct st s)
 		nd->lock_ev_offset = s.ev;
 		nd->lock_ev_call = s.evcall;
 		return lock_effect(w, n, s);
-	default:
-		s = walk_children(w, n, s);
-		return lock_effect(w, n, s);
+	default: s = walk_children(w, n, s); return lock_effect(w, n, s);
 	}
 }
 
 void lockctx_func(struct ctx *cx, struct func *f)
 {
-	struct walker w = { 0 };
-	struct st s = { LK_ENTRY, 0, NULL, false };
+	struct walker w = {0};
+	struct st s = {LK_ENTRY, 0, NULL, false};
 
 	w.cx = cx;
 	w.t = &cx->tus[f->tu];

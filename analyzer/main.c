@@ -26,15 +26,12 @@ static int (*migrate_fn)(int, char **) = cmd_migrate;
 static void (*migrate_usage_fn)(FILE *) = cmd_migrate_usage;
 
 static const struct bm_command commands[] = {
-	{ "scan", &scan_fn, &scan_usage_fn,
-	  "find legacy completion calls and report them" },
-	{ "verify", &verify_fn, &verify_usage_fn,
-	  "check converted code: legacy calls left, lock variant races" },
-	/* ---- migrate part (cmd_fix.c, cmd_migrate.c) ---- */
-	{ "fix", &fix_fn, &fix_usage_fn,
-	  "rewrite the auto sites (--in-place or --patch FILE)" },
-	{ "migrate", &migrate_fn, &migrate_usage_fn,
-	  "convert a tree end to end with reports" },
+    {"scan", &scan_fn, &scan_usage_fn, "find legacy completion calls and report them"},
+    {"verify", &verify_fn, &verify_usage_fn,
+     "check converted code: legacy calls left, lock variant races"},
+    /* ---- migrate part (cmd_fix.c, cmd_migrate.c) ---- */
+    {"fix", &fix_fn, &fix_usage_fn, "rewrite the auto sites (--in-place or --patch FILE)"},
+    {"migrate", &migrate_fn, &migrate_usage_fn, "convert a tree end to end with reports"},
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -53,8 +50,7 @@ static void usage(FILE *out)
 	      "COMMANDS\n",
 	      out);
 	for (size_t i = 0; i < NCOMMANDS; i++)
-		fprintf(out, "    %-8s %s%s\n", commands[i].name,
-			commands[i].summary,
+		fprintf(out, "    %-8s %s%s\n", commands[i].name, commands[i].summary,
 			*commands[i].run ? "" : " (not built)");
 	fputs("\n"
 	      "DESCRIPTION\n"
@@ -81,8 +77,7 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return BM_EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
-	    !strcmp(argv[1], "help")) {
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return BM_EXIT_CLEAN;
 	}
@@ -111,7 +106,6 @@ int main(int argc, char **argv)
 		}
 		return (*c->run)(argc - 1, argv + 1);
 	}
-	fprintf(stderr, "blkmig: unknown command '%s' (try blkmig --help)\n",
-		argv[1]);
+	fprintf(stderr, "blkmig: unknown command '%s' (try blkmig --help)\n", argv[1]);
 	return BM_EXIT_USAGE;
 }

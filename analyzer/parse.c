@@ -113,8 +113,7 @@ struct parse_env *parse_env_new(struct bm_run *run)
 	env->modeldir = xasprintf("%s/model", tmpl);
 	env->stubdir = xasprintf("%s/stubs", tmpl);
 	mkdirs(env->stubdir);
-	env->model_mode = !run->opt.kernel_tree && !run->opt.build_dir &&
-			  !run->opt.include_dirs.n;
+	env->model_mode = !run->opt.kernel_tree && !run->opt.build_dir && !run->opt.include_dirs.n;
 
 	/* the model header, and every kernel header name it stands in for */
 	for (const struct bm_model_file *m = bm_model_files; m->name; m++) {
@@ -140,7 +139,7 @@ struct parse_env *parse_env_new(struct bm_run *run)
 	if (run->opt.kernel_tree) {
 		/* <asm/...>: configured trees have include/asm; old unconfigured ones
 		 * only include/asm-ARCH; newer ones arch/ARCH/include/asm. */
-		const char *arches[] = { "x86", "i386", "x86_64" };
+		const char *arches[] = {"x86", "i386", "x86_64"};
 
 		for (size_t i = 0; i < 3 && !env->asmdir; i++) {
 			char *d = xasprintf("%s/include/asm-%s", run->opt.kernel_tree, arches[i]);
@@ -223,8 +222,8 @@ static void db_args(struct parse_env *env, const char *path, struct bm_strlist *
 		for (unsigned i = 1; i < n; i++) {
 			CXString s = clang_CompileCommand_getArg(cmd, i);
 			const char *v = clang_getCString(s);
-			static const char *const with_arg[] = { "-I", "-D", "-U", "-include",
-								"-isystem", "-idirafter", "-iquote" };
+			static const char *const with_arg[] = {
+			    "-I", "-D", "-U", "-include", "-isystem", "-idirafter", "-iquote"};
 			bool took = false;
 
 			for (size_t k = 0; k < sizeof(with_arg) / sizeof(with_arg[0]); k++) {
@@ -252,8 +251,7 @@ static void db_args(struct parse_env *env, const char *path, struct bm_strlist *
 	clang_CompileCommands_dispose(cmds);
 }
 
-static void build_args(struct parse_env *env, const char *path, struct bm_strlist *a,
-		       char **cwd)
+static void build_args(struct parse_env *env, const char *path, struct bm_strlist *a, char **cwd)
 {
 	struct bm_options *o = &env->run->opt;
 
@@ -269,9 +267,9 @@ static void build_args(struct parse_env *env, const char *path, struct bm_strlis
 		strlist_push_owned(a, xasprintf("-I%s", o->include_dirs.v[i]));
 	db_args(env, path, a, cwd);
 	if (o->kernel_tree) {
-		static const char *const sub[] = { "include", "arch/x86/include",
-						   "arch/x86/include/generated", "include/uapi",
-						   "arch/x86/include/uapi" };
+		static const char *const sub[] = {"include", "arch/x86/include",
+						  "arch/x86/include/generated", "include/uapi",
+						  "arch/x86/include/uapi"};
 
 		for (size_t i = 0; i < sizeof(sub) / sizeof(sub[0]); i++) {
 			char *d = xasprintf("%s/%s", o->kernel_tree, sub[i]);
@@ -311,7 +309,7 @@ static char *missing_header(CXDiagnostic d)
 static CXTranslationUnit parse_one(struct parse_env *env, CXIndex idx, const char *path,
 				   bool *stubbed)
 {
-	struct bm_strlist a = { 0 };
+	struct bm_strlist a = {0};
 	char *cwd = NULL, oldcwd[PATH_MAX];
 	char abspath[PATH_MAX];
 	CXTranslationUnit tu = NULL;
@@ -326,20 +324,19 @@ static CXTranslationUnit parse_one(struct parse_env *env, CXIndex idx, const cha
 		enum CXErrorCode e;
 		bool again = false;
 
-		e = clang_parseTranslationUnit2(idx, abspath, (const char *const *)a.v, (int)a.n,
-						NULL, 0,
-						CXTranslationUnit_DetailedPreprocessingRecord |
-							CXTranslationUnit_KeepGoing,
-						&tu);
+		e = clang_parseTranslationUnit2(
+		    idx, abspath, (const char *const *)a.v, (int)a.n, NULL, 0,
+		    CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing,
+		    &tu);
 		if (e != CXError_Success) {
 			tu = NULL;
 			break;
 		}
 		for (unsigned i = 0, n = clang_getNumDiagnostics(tu); i < n; i++) {
 			CXDiagnostic d = clang_getDiagnostic(tu, i);
-			char *h = clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error ?
-					  missing_header(d) :
-					  NULL;
+			char *h = clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error
+				      ? missing_header(d)
+				      : NULL;
 
 			clang_disposeDiagnostic(d);
 			if (!h)
@@ -349,7 +346,8 @@ static CXTranslationUnit parse_one(struct parse_env *env, CXIndex idx, const cha
 				struct stat st;
 
 				if (stat(p, &st)) {
-					write_text(p, "/* blkmig: empty stub for a missing header */\n");
+					write_text(
+					    p, "/* blkmig: empty stub for a missing header */\n");
 					again = true;
 					*stubbed = true;
 				}
@@ -383,8 +381,7 @@ static void fault_inject(const char *path)
 }
 
 /* Child: parse, write "errors warnings stubbed saved" and the AST. */
-static void child_parse(struct parse_env *env, const char *path, const char *res,
-			const char *ast)
+static void child_parse(struct parse_env *env, const char *path, const char *res, const char *ast)
 {
 	CXIndex idx = clang_createIndex(0, 0);
 	bool stubbed = false;
@@ -396,8 +393,8 @@ static void child_parse(struct parse_env *env, const char *path, const char *res
 	tu = parse_one(env, idx, path, &stubbed);
 	if (!tu)
 		_exit(3);
-	saved = clang_saveTranslationUnit(tu, ast, clang_defaultSaveOptions(tu)) ==
-		CXSaveError_None;
+	saved =
+	    clang_saveTranslationUnit(tu, ast, clang_defaultSaveOptions(tu)) == CXSaveError_None;
 	f = fopen(res, "w");
 	if (!f)
 		_exit(4);
@@ -421,8 +418,8 @@ static double elapsed(const struct timespec *t)
 }
 
 /* Finish one file in the parent after its child exited with STATUS. */
-static bool finish_file(struct parse_env *env, CXIndex idx, size_t fi, int status,
-			bool timed_out, size_t k, struct tunit *t)
+static bool finish_file(struct parse_env *env, CXIndex idx, size_t fi, int status, bool timed_out,
+			size_t k, struct tunit *t)
 {
 	struct bm_file *file = &env->run->files[fi];
 	char *res = xasprintf("%s/res.%zu", env->tmp, k);
@@ -437,8 +434,8 @@ static bool finish_file(struct parse_env *env, CXIndex idx, size_t fi, int statu
 					 env->run->opt.timeout);
 	} else if (WIFSIGNALED(status)) {
 		file->status = BM_PARSE_FAILED;
-		file->reason = xasprintf("libclang crashed (signal %d); file skipped",
-					 WTERMSIG(status));
+		file->reason =
+		    xasprintf("libclang crashed (signal %d); file skipped", WTERMSIG(status));
 	} else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		file->status = BM_PARSE_FAILED;
 		file->reason = xstrdup("libclang could not parse the file");
@@ -496,9 +493,9 @@ static bool finish_file(struct parse_env *env, CXIndex idx, size_t fi, int statu
 		}
 		file->status = file->errors ? BM_PARSE_PARTIAL : BM_PARSE_OK;
 		if (file->errors)
-			file->reason = xasprintf("%u error(s) while parsing%s", file->errors,
-						 stubbed ? "; missing headers replaced by stubs" :
-							   "");
+			file->reason =
+			    xasprintf("%u error(s) while parsing%s", file->errors,
+				      stubbed ? "; missing headers replaced by stubs" : "");
 		else if (stubbed)
 			file->reason = xstrdup("missing headers replaced by empty stubs");
 	}
@@ -572,7 +569,8 @@ size_t parse_files(struct parse_env *env, CXIndex idx, size_t *files, size_t nfi
 			t->path = env->run->files[files[k]].path;
 			if (finish_file(env, idx, files[k], status, timed_out, k, t))
 				nok++;
-			if (!env->run->opt.quiet && env->run->files[files[k]].status == BM_PARSE_FAILED)
+			if (!env->run->opt.quiet &&
+			    env->run->files[files[k]].status == BM_PARSE_FAILED)
 				fprintf(stderr, "blkmig: %s: %s\n", t->path,
 					env->run->files[files[k]].reason);
 			running[j].pid = 0;
@@ -581,7 +579,7 @@ size_t parse_files(struct parse_env *env, CXIndex idx, size_t *files, size_t nfi
 			progressed = true;
 		}
 		if (!progressed && nrun > 0) {
-			struct timespec ts = { 0, 5 * 1000 * 1000 };
+			struct timespec ts = {0, 5 * 1000 * 1000};
 
 			nanosleep(&ts, NULL);
 		}

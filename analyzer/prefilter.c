@@ -12,9 +12,8 @@
 #include "analysis.h"
 
 static const char *const legacy_names[] = {
-	"end_that_request_first", "end_that_request_chunk",
-	"end_that_request_last",  "end_request",
-	"end_queued_request",	  "end_dequeued_request",
+    "end_that_request_first", "end_that_request_chunk", "end_that_request_last", "end_request",
+    "end_queued_request",     "end_dequeued_request",
 };
 
 int bm_is_legacy_name(const char *s, size_t n)
@@ -33,8 +32,8 @@ static int is_ident(int c)
 /* Words after which NAME( is a call, not a declaration. */
 static int call_keyword(const char *s, size_t n)
 {
-	static const char *const kw[] = { "return", "else", "do", "case", "sizeof", "typeof",
-					  "__typeof__", "goto" };
+	static const char *const kw[] = {"return", "else",   "do",	   "case",
+					 "sizeof", "typeof", "__typeof__", "goto"};
 
 	for (size_t i = 0; i < sizeof(kw) / sizeof(kw[0]); i++)
 		if (strlen(kw[i]) == n && !memcmp(kw[i], s, n))
@@ -46,7 +45,8 @@ static int call_keyword(const char *s, size_t n)
 static size_t skip_space(const char *s, size_t len, size_t p)
 {
 	while (p < len) {
-		if (isspace((unsigned char)s[p]) || (s[p] == '\\' && p + 1 < len && s[p + 1] == '\n')) {
+		if (isspace((unsigned char)s[p]) ||
+		    (s[p] == '\\' && p + 1 < len && s[p + 1] == '\n')) {
 			p++;
 		} else if (s[p] == '/' && p + 1 < len && s[p + 1] == '*') {
 			const char *e = memmem(s + p + 2, len - p - 2, "*/", 2);
@@ -70,7 +70,7 @@ size_t bm_prefilter(const char *s, size_t len, struct bm_hit **out)
 	size_t line_start = 0;
 	int in_directive = 0, at_line_start = 1;
 	size_t prev_start = 0, prev_len = 0; /* previous significant token */
-	char prev_kind = 0;		      /* 'i' identifier, 'p' punctuation */
+	char prev_kind = 0;		     /* 'i' identifier, 'p' punctuation */
 
 	while (p < len) {
 		char c = s[p];
@@ -152,10 +152,10 @@ size_t bm_prefilter(const char *s, size_t len, struct bm_hit **out)
 				int member = prev_kind == 'p' && prev_len &&
 					     ((prev_len == 1 && s[prev_start] == '.') ||
 					      (prev_len == 2 && !memcmp(s + prev_start, "->", 2)));
-				int decl = (prev_kind == 'i' &&
-					    !call_keyword(s + prev_start, prev_len)) ||
-					   (prev_kind == 'p' && prev_len == 1 &&
-					    s[prev_start] == '*' && 0);
+				int decl =
+				    (prev_kind == 'i' && !call_keyword(s + prev_start, prev_len)) ||
+				    (prev_kind == 'p' && prev_len == 1 && s[prev_start] == '*' &&
+				     0);
 
 				grow((void **)&v, &cap, n, sizeof(*v));
 				v[n].offset = p;
@@ -243,7 +243,7 @@ char *bm_blank_comments(const char *s, size_t len)
 				if (o[i] != '\n')
 					o[i] = ' ';
 			p = e < len ? e + 1 : len;
-		} else if (s[p] == '#' ) {
+		} else if (s[p] == '#') {
 			/* #include <x>: blank the header name */
 			size_t e = p + 1;
 

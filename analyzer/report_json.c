@@ -17,11 +17,10 @@ json_t *bm_json_site(const struct bm_site *s)
 	for (size_t i = 0; i < s->lock_evidence.n; i++)
 		json_array_append_new(ev, json_string(s->lock_evidence.v[i]));
 	for (size_t i = 0; i < s->nedits; i++)
-		json_array_append_new(edits, json_pack("{s:s, s:I, s:I, s:s}", "file",
-						       s->edits[i].file, "start",
-						       (json_int_t)s->edits[i].start, "end",
-						       (json_int_t)s->edits[i].end, "text",
-						       s->edits[i].text));
+		json_array_append_new(
+		    edits, json_pack("{s:s, s:I, s:I, s:s}", "file", s->edits[i].file, "start",
+				     (json_int_t)s->edits[i].start, "end",
+				     (json_int_t)s->edits[i].end, "text", s->edits[i].text));
 	json_object_set_new(o, "id", json_sprintf("%s:%u:%u", s->file, s->line, s->column));
 	json_object_set_new(o, "file", json_string(s->file));
 	json_object_set_new(o, "line", json_integer(s->line));
@@ -33,21 +32,22 @@ json_t *bm_json_site(const struct bm_site *s)
 	json_object_set_new(o, "function", json_string(s->function));
 	json_object_set_new(o, "call", json_string(s->call));
 	json_object_set_new(o, "pattern", json_string(bm_pattern_name(s->pattern)));
-	json_object_set_new(o, "lock", json_pack("{s:s, s:o}", "state", bm_lock_name(s->lock),
-						 "evidence", ev));
+	json_object_set_new(
+	    o, "lock", json_pack("{s:s, s:o}", "state", bm_lock_name(s->lock), "evidence", ev));
 	json_object_set_new(o, "uptodate",
 			    json_pack("{s:s, s:s, s:s}", "expr", s->uptodate_expr, "class",
 				      bm_uptodate_class_name(s->uptodate_class), "error_expr",
 				      s->error_expr));
-	json_object_set_new(o, "bytes", json_pack("{s:s, s:s}", "expr", s->bytes_expr, "origin",
-						  s->bytes_origin));
+	json_object_set_new(
+	    o, "bytes", json_pack("{s:s, s:s}", "expr", s->bytes_expr, "origin", s->bytes_origin));
 	json_object_set_new(o, "replacement", json_string(s->replacement));
 	json_object_set_new(o, "before", json_string(s->before ? s->before : ""));
 	json_object_set_new(o, "after", json_string(s->after ? s->after : ""));
 	json_object_set_new(o, "verdict", json_string(s->verdict == BM_AUTO ? "auto" : "manual"));
 	if (s->verdict == BM_MANUAL && s->reason_code)
-		json_object_set_new(o, "reason", json_pack("{s:s, s:s}", "code", s->reason_code,
-							   "text", s->reason_text ? s->reason_text : ""));
+		json_object_set_new(o, "reason",
+				    json_pack("{s:s, s:s}", "code", s->reason_code, "text",
+					      s->reason_text ? s->reason_text : ""));
 	json_object_set_new(o, "confidence", json_string(s->confidence ? s->confidence : "low"));
 	json_object_set_new(o, "typed", json_boolean(s->typed));
 	json_object_set_new(o, "edits", edits);
@@ -66,7 +66,8 @@ json_t *bm_json_summary(const struct bm_run *run)
 		const char *pn = bm_pattern_name(s->pattern);
 		json_t *c = json_object_get(by_pattern, pn);
 
-		json_object_set_new(by_pattern, pn, json_integer(c ? json_integer_value(c) + 1 : 1));
+		json_object_set_new(by_pattern, pn,
+				    json_integer(c ? json_integer_value(c) + 1 : 1));
 		if (s->verdict == BM_AUTO) {
 			nauto++;
 		} else {
@@ -99,10 +100,10 @@ int bm_report_json(const struct bm_run *run, FILE *out)
 
 	for (size_t i = 0; i < run->nfiles; i++) {
 		const struct bm_file *f = &run->files[i];
-		json_t *parse = json_pack("{s:s, s:I, s:I, s:b}", "status",
-					  bm_parse_status_name(f->status), "errors",
-					  (json_int_t)f->errors, "warnings", (json_int_t)f->warnings,
-					  "used_model", f->used_model);
+		json_t *parse =
+		    json_pack("{s:s, s:I, s:I, s:b}", "status", bm_parse_status_name(f->status),
+			      "errors", (json_int_t)f->errors, "warnings", (json_int_t)f->warnings,
+			      "used_model", f->used_model);
 
 		if (f->reason)
 			json_object_set_new(parse, "reason", json_string(f->reason));
@@ -115,11 +116,11 @@ int bm_report_json(const struct bm_run *run, FILE *out)
 	for (size_t i = 0; i < run->nfindings; i++) {
 		const struct bm_finding *x = &run->findings[i];
 
-		json_array_append_new(findings,
-				      json_pack("{s:s, s:I, s:I, s:s, s:s, s:s}", "file", x->file,
-						"line", (json_int_t)x->line, "column",
-						(json_int_t)x->column, "function", x->function, "kind",
-						bm_finding_kind_name(x->kind), "message", x->message));
+		json_array_append_new(
+		    findings, json_pack("{s:s, s:I, s:I, s:s, s:s, s:s}", "file", x->file, "line",
+					(json_int_t)x->line, "column", (json_int_t)x->column,
+					"function", x->function, "kind",
+					bm_finding_kind_name(x->kind), "message", x->message));
 	}
 	json_object_set_new(root, "schema_version", json_integer(1));
 	json_object_set_new(root, "tool",

@@ -30,7 +30,7 @@ static void file_header(FILE *out, const struct bm_file *f)
 
 static int report_verify(const struct bm_run *run, FILE *out)
 {
-	size_t by_kind[3] = { 0 };
+	size_t by_kind[3] = {0};
 
 	for (size_t i = 0; i < run->nfiles; i++) {
 		const struct bm_file *f = &run->files[i];
@@ -52,9 +52,10 @@ static int report_verify(const struct bm_run *run, FILE *out)
 			by_kind[x->kind]++;
 		}
 	}
-	fprintf(out, "\nsummary: %zu file(s), %zu finding(s): %zu legacy call(s), %zu race(s) "
-		     "(__blk_end_request without the lock), %zu deadlock(s) (blk_end_request* "
-		     "with the lock held)\n",
+	fprintf(out,
+		"\nsummary: %zu file(s), %zu finding(s): %zu legacy call(s), %zu race(s) "
+		"(__blk_end_request without the lock), %zu deadlock(s) (blk_end_request* "
+		"with the lock held)\n",
 		run->nfiles, run->nfindings, by_kind[BM_FIND_LEGACY_CALL],
 		by_kind[BM_FIND_LOCKED_VARIANT_WITHOUT_LOCK],
 		by_kind[BM_FIND_UNLOCKED_VARIANT_WITH_LOCK]);
@@ -86,8 +87,8 @@ int bm_report_text(const struct bm_run *run, FILE *out)
 				continue;
 			fprintf(out, "  %s:%u:%u: %s() %s: %s %s [%s]", s->file, s->line, s->column,
 				s->function[0] ? s->function : "(file scope)", s->call,
-				s->verdict == BM_AUTO ? "auto" : "MANUAL", bm_pattern_name(s->pattern),
-				s->typed ? "typed" : "untyped");
+				s->verdict == BM_AUTO ? "auto" : "MANUAL",
+				bm_pattern_name(s->pattern), s->typed ? "typed" : "untyped");
 			if (s->verdict == BM_MANUAL)
 				fprintf(out, " reason %s: %s", s->reason_code, s->reason_text);
 			fputc('\n', out);
@@ -96,15 +97,15 @@ int bm_report_text(const struct bm_run *run, FILE *out)
 				fprintf(out, "%s%s", e ? "; " : " (", s->lock_evidence.v[e]);
 			fprintf(out, "%s\n", s->lock_evidence.n ? ")" : "");
 			if (s->uptodate_expr[0])
-				fprintf(out, "    uptodate: %s (%s) -> error %s\n", s->uptodate_expr,
-					bm_uptodate_class_name(s->uptodate_class),
+				fprintf(out, "    uptodate: %s (%s) -> error %s\n",
+					s->uptodate_expr, bm_uptodate_class_name(s->uptodate_class),
 					s->error_expr[0] ? s->error_expr : "?");
 			if (s->bytes_expr[0] || s->bytes_origin[0])
-				fprintf(out, "    bytes: %s (%s)\n", s->bytes_expr[0] ? s->bytes_expr : "?",
-					s->bytes_origin);
+				fprintf(out, "    bytes: %s (%s)\n",
+					s->bytes_expr[0] ? s->bytes_expr : "?", s->bytes_origin);
 			if (s->verdict == BM_AUTO && s->replacement[0]) {
-				fprintf(out, "    replacement: %s (confidence %s)\n", s->replacement,
-					s->confidence);
+				fprintf(out, "    replacement: %s (confidence %s)\n",
+					s->replacement, s->confidence);
 				if (s->nedits) {
 					indent_block(out, "    - ", s->before);
 					indent_block(out, "    + ", s->after);
@@ -127,7 +128,8 @@ int bm_report_text(const struct bm_run *run, FILE *out)
 			}
 		}
 	}
-	fprintf(out, "\nsummary: %zu file(s) scanned, %zu with sites; %zu site(s): %zu auto, %zu manual",
+	fprintf(out,
+		"\nsummary: %zu file(s) scanned, %zu with sites; %zu site(s): %zu auto, %zu manual",
 		run->nfiles, files_with, run->nsites, nauto, nmanual);
 	for (size_t r = 0; r < nreasons; r++)
 		fprintf(out, "%s%s %zu", r ? ", " : " (", reasons[r].code, reasons[r].n);
@@ -150,8 +152,8 @@ int bm_report_brief(const struct bm_run *run, FILE *out)
 	for (size_t k = 0; k < run->nsites; k++) {
 		const struct bm_site *s = &run->sites[k];
 
-		fprintf(out, "%s:%u:%u %s %s %s %s lock=%s uptodate=%s", s->file, s->line, s->column,
-			s->function[0] ? s->function : "-", s->call,
+		fprintf(out, "%s:%u:%u %s %s %s %s lock=%s uptodate=%s", s->file, s->line,
+			s->column, s->function[0] ? s->function : "-", s->call,
 			s->verdict == BM_AUTO ? "auto" : "manual", bm_pattern_name(s->pattern),
 			bm_lock_name(s->lock), bm_uptodate_class_name(s->uptodate_class));
 		if (s->verdict == BM_MANUAL)

@@ -169,8 +169,8 @@ bool word_in(const char *hay, size_t len, const char *word)
 		if (memcmp(hay + i, word, wl))
 			continue;
 		bool left = i == 0 || !(isalnum((unsigned char)hay[i - 1]) || hay[i - 1] == '_');
-		bool right = i + wl == len ||
-			     !(isalnum((unsigned char)hay[i + wl]) || hay[i + wl] == '_');
+		bool right =
+		    i + wl == len || !(isalnum((unsigned char)hay[i + wl]) || hay[i + wl] == '_');
 
 		if (left && right)
 			return true;
@@ -180,7 +180,7 @@ bool word_in(const char *hay, size_t len, const char *word)
 
 char *normalize_ws(const char *s)
 {
-	struct sbuf b = { 0 };
+	struct sbuf b = {0};
 
 	for (; *s; s++)
 		if (!isspace((unsigned char)*s))

@@ -63,8 +63,7 @@ void bm_run_free(struct bm_run *run)
 }
 
 /* "-Ifoo", "-I foo", "--opt=val", "--opt val" */
-static const char *opt_arg(const char *name, int argc, char **argv, int *i,
-			   int *err)
+static const char *opt_arg(const char *name, int argc, char **argv, int *i, int *err)
 {
 	const char *a = argv[*i];
 	size_t n = strlen(name);
@@ -191,8 +190,7 @@ static int edit_cmp(const void *a, const void *b)
 	return strcmp(x->text, y->text);
 }
 
-int bm_file_edits(const struct bm_run *run, const char *file,
-		  struct bm_edit **out, size_t *n)
+int bm_file_edits(const struct bm_run *run, const char *file, struct bm_edit **out, size_t *n)
 {
 	struct bm_edit *v = NULL;
 	size_t cnt = 0, cap = 0, k = 0;
@@ -216,8 +214,8 @@ int bm_file_edits(const struct bm_run *run, const char *file,
 		    !strcmp(v[k - 1].text, v[i].text))
 			continue;
 		if (k && (v[i].start < v[k - 1].end ||
-			  (v[i].start == v[k - 1].start &&
-			   v[i].start == v[i].end && v[k - 1].start == v[k - 1].end))) {
+			  (v[i].start == v[k - 1].start && v[i].start == v[i].end &&
+			   v[k - 1].start == v[k - 1].end))) {
 			free(v);
 			*out = NULL;
 			*n = 0;
@@ -230,10 +228,9 @@ int bm_file_edits(const struct bm_run *run, const char *file,
 	return 0;
 }
 
-char *bm_apply_edits(const char *src, size_t len, const struct bm_edit *e,
-		     size_t n, size_t *outlen)
+char *bm_apply_edits(const char *src, size_t len, const struct bm_edit *e, size_t n, size_t *outlen)
 {
-	struct sbuf b = { 0 };
+	struct sbuf b = {0};
 	size_t pos = 0;
 
 	for (size_t i = 0; i < n; i++) {
@@ -261,8 +258,7 @@ int bm_run_exit_code(const struct bm_run *run)
 	if (run->nfindings)
 		return BM_EXIT_FINDINGS;
 	for (size_t i = 0; i < run->nfiles; i++)
-		if (run->files[i].status == BM_PARSE_FAILED &&
-		    run->files[i].nsites == 0)
+		if (run->files[i].status == BM_PARSE_FAILED && run->files[i].nsites == 0)
 			return BM_EXIT_FINDINGS;
 	return BM_EXIT_CLEAN;
 }

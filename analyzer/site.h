@@ -38,8 +38,8 @@ enum bm_uptodate_class {
 	BM_UT_NONE = 0, /* the call carries no uptodate (e.g. never) */
 	BM_UT_CONSTANT,
 	BM_UT_BOOLEAN,
-	BM_UT_ERRNO,	/* errno_capable: may be a negative errno */
-	BM_UT_WRAPPER,	/* a parameter of a wrapper function */
+	BM_UT_ERRNO,   /* errno_capable: may be a negative errno */
+	BM_UT_WRAPPER, /* a parameter of a wrapper function */
 	BM_UT_UNKNOWN,
 };
 
@@ -68,7 +68,7 @@ enum bm_parse_status {
 
 enum bm_finding_kind {
 	BM_FIND_LEGACY_CALL = 0,
-	BM_FIND_UNLOCKED_VARIANT_WITH_LOCK, /* blk_end_request* with lock held */
+	BM_FIND_UNLOCKED_VARIANT_WITH_LOCK,  /* blk_end_request* with lock held */
 	BM_FIND_LOCKED_VARIANT_WITHOUT_LOCK, /* __blk_end_request without it */
 };
 
@@ -94,9 +94,9 @@ struct bm_strlist {
 struct bm_site {
 	char *file;
 	unsigned line, column, end_line, end_column; /* 1-based, of the call */
-	size_t offset, end_offset; /* byte range of the call expression */
-	char *function;		   /* enclosing function, or "" */
-	char *call;		   /* legacy callee name */
+	size_t offset, end_offset;		     /* byte range of the call expression */
+	char *function;				     /* enclosing function, or "" */
+	char *call;				     /* legacy callee name */
 	enum bm_pattern pattern;
 	enum bm_lock_state lock;
 	struct bm_strlist lock_evidence;
@@ -191,15 +191,14 @@ int bm_verify(struct bm_run *run, char *const *paths, size_t npaths);
  * dropped.  Returns 0, or -1 if two edits overlap (then the file must be
  * left untouched).  *out is malloc'ed; the edits point into the run.
  */
-int bm_file_edits(const struct bm_run *run, const char *file,
-		  struct bm_edit **out, size_t *n);
+int bm_file_edits(const struct bm_run *run, const char *file, struct bm_edit **out, size_t *n);
 
 /*
  * Apply sorted, non-overlapping edits to a buffer.  Returns a malloc'ed
  * NUL-terminated result (length in *outlen) or NULL on overlap/range error.
  */
-char *bm_apply_edits(const char *src, size_t len, const struct bm_edit *e,
-		     size_t n, size_t *outlen);
+char *bm_apply_edits(const char *src, size_t len, const struct bm_edit *e, size_t n,
+		     size_t *outlen);
 
 /* Exit code for a finished scan/verify run. */
 int bm_run_exit_code(const struct bm_run *run);

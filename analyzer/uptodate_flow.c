@@ -3,7 +3,8 @@
  * `error` value E(u) (API-SEMANTICS: error = u > 0 ? 0 : (u ? u : -EIO)):
  *   constant       1 -> 0, 0 -> -EIO, -EXXX -> itself (evaluated by libclang);
  *   boolean        c -> c ? 0 : -EIO, !x -> x ? -EIO : 0 (comparisons, !, &&,
- *                  ||, a local only ever assigned constants or booleans);
+ *                  ||, a local only ever assigned constants or booleans, a call
+ *                  of a function of the run that only returns 0, 1 or booleans);
  *   errno_capable  anything else side-effect free -> the exact form;
  *   wrapper_param  a parameter of the enclosing function (wrappers.c);
  *   unknown        side effects that the exact form would repeat.
@@ -48,7 +49,7 @@ static bool is_boolean(struct tunit *t, const struct func *f, int n)
 		return r;
 	}
 	if (f->nodes[n].kind == CXCursor_BinaryOperator) {
-		static const char *const ops[] = { "==", "!=", "<", ">", "<=", ">=", "&&", "||" };
+		static const char *const ops[] = {"==", "!=", "<", ">", "<=", ">=", "&&", "||"};
 		char *op = binary_op(t, f, n);
 		bool r = false;
 
@@ -122,6 +123,32 @@ static int local_kind(struct ctx *cx, struct func *f, const char *usr)
 	return kind;
 }
 
+/* Does every return of g give 0, 1 or a boolean? (then a call of g is a boolean) */
+static bool returns_boolean(struct ctx *cx, struct func *g)
+{
+	struct tunit *t = &cx->tus[g->tu];
+	int returns = 0;
+
+	for (int n = 0; n < g->nnodes; n++) {
+		long long v;
+		int e;
+
+		if (g->nodes[n].kind != CXCursor_ReturnStmt)
+			continue;
+		e = g->nodes[n].first;
+		if (e < 0)
+			return false;
+		if (eval_int(g, node_strip(g, e), &v)) {
+			if (v != 0 && v != 1)
+				return false;
+		} else if (!is_boolean(t, g, e)) {
+			return false;
+		}
+		returns++;
+	}
+	return returns > 0;
+}
+
 static void classify(struct ctx *cx, struct func *f, int n, struct uptodate *u, int depth)
 {
 	struct tunit *t = &cx->tus[f->tu];
@@ -151,9 +178,8 @@ static void classify(struct ctx *cx, struct func *f, int n, struct uptodate *u, 
 			char *x = node_text(t, &f->nodes[node_strip(f, f->nodes[s].first)]);
 			const char *inner = x;
 
-			u->error_expr = xasprintf(is_simple_operand(inner) ? "%s ? -EIO : 0" :
-									 "(%s) ? -EIO : 0",
-						  inner);
+			u->error_expr = xasprintf(
+			    is_simple_operand(inner) ? "%s ? -EIO : 0" : "(%s) ? -EIO : 0", inner);
 			free(x);
 		} else {
 			char *x = node_text(t, &f->nodes[s]);
@@ -165,7 +191,7 @@ static void classify(struct ctx *cx, struct func *f, int n, struct uptodate *u, 
 	}
 	if (f->nodes[s].kind == CXCursor_ConditionalOperator && depth < 3) {
 		int c = node_child(f, s, 0), a = node_child(f, s, 1), b = node_child(f, s, 2);
-		struct uptodate ua = { 0 }, ub = { 0 };
+		struct uptodate ua = {0}, ub = {0};
 
 		if (c >= 0 && a >= 0 && b >= 0) {
 			classify(cx, f, a, &ua, depth + 1);
@@ -174,8 +200,8 @@ static void classify(struct ctx *cx, struct func *f, int n, struct uptodate *u, 
 				char *ct = node_text(t, &f->nodes[c]);
 
 				u->cls = BM_UT_BOOLEAN;
-				u->error_expr = xasprintf("%s ? %s : %s", ct, ua.error_expr,
-							  ub.error_expr);
+				u->error_expr =
+				    xasprintf("%s ? %s : %s", ct, ua.error_expr, ub.error_expr);
 				free(ct);
 				uptodate_free(&ua);
 				uptodate_free(&ub);
@@ -203,7 +229,8 @@ static void classify(struct ctx *cx, struct func *f, int n, struct uptodate *u, 
 		}
 		if (rk == CXCursor_VarDecl && clang_Cursor_getStorageClass(r) != CX_SC_Static &&
 		    !clang_Cursor_isNull(clang_getCursorSemanticParent(r)) &&
-		    clang_getCursorKind(clang_getCursorSemanticParent(r)) == CXCursor_FunctionDecl &&
+		    clang_getCursorKind(clang_getCursorSemanticParent(r)) ==
+			CXCursor_FunctionDecl &&
 		    local_kind(cx, f, usr) == 1) {
 			u->cls = BM_UT_BOOLEAN;
 			u->error_expr = xasprintf("%s ? 0 : -EIO", u->expr);
@@ -211,6 +238,17 @@ static void classify(struct ctx *cx, struct func *f, int n, struct uptodate *u, 
 			return;
 		}
 		free(usr);
+	}
+	if (f->nodes[s].kind == CXCursor_CallExpr && !f->nodes[s].macro) {
+		char *callee = node_callee(f, s);
+		struct func *g = func_by_name(cx, callee, f->tu);
+
+		free(callee);
+		if (g && returns_boolean(cx, g)) {
+			u->cls = BM_UT_BOOLEAN;
+			u->error_expr = xasprintf("%s ? 0 : -EIO", u->expr);
+			return;
+		}
 	}
 	if (has_side_effects(u->expr)) {
 		u->cls = BM_UT_UNKNOWN;
@@ -221,11 +259,11 @@ static void classify(struct ctx *cx, struct func *f, int n, struct uptodate *u, 
 	}
 	u->cls = BM_UT_ERRNO;
 	if (is_simple_operand(u->expr))
-		u->error_expr = xasprintf("%s > 0 ? 0 : (%s ? %s : -EIO)", u->expr, u->expr,
-					  u->expr);
+		u->error_expr =
+		    xasprintf("%s > 0 ? 0 : (%s ? %s : -EIO)", u->expr, u->expr, u->expr);
 	else
-		u->error_expr = xasprintf("(%s) > 0 ? 0 : ((%s) ? (%s) : -EIO)", u->expr, u->expr,
-					  u->expr);
+		u->error_expr =
+		    xasprintf("(%s) > 0 ? 0 : ((%s) ? (%s) : -EIO)", u->expr, u->expr, u->expr);
 }
 
 void uptodate_classify(struct ctx *cx, struct func *f, int n, struct uptodate *u)

@@ -154,7 +154,7 @@ char *sbuf_take(struct sbuf *b)
 char *read_file(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
-	struct sbuf b = { 0 };
+	struct sbuf b = {0};
 	char chunk[65536];
 	size_t n;
 

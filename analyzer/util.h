@@ -31,8 +31,7 @@ struct sbuf {
 };
 void sbuf_add(struct sbuf *b, const char *s);
 void sbuf_addn(struct sbuf *b, const char *s, size_t n);
-void sbuf_printf(struct sbuf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+void sbuf_printf(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 char *sbuf_take(struct sbuf *b); /* returns "" for an empty buffer */
 
 /* Read a whole file; NULL with errno set on failure. */

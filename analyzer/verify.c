@@ -74,22 +74,24 @@ void verify_all(struct ctx *cx)
 			unlocked_variant = !strcmp(name, "blk_end_request") ||
 					   !strcmp(name, "blk_end_request_callback");
 			if (locked_variant || unlocked_variant) {
-				struct bm_strlist ev = { 0 };
+				struct bm_strlist ev = {0};
 				enum bm_lock_state l = lock_at(cx, f, n, &ev);
 				const char *why = ev.n ? ev.v[ev.n - 1] : "";
 
 				if (locked_variant && l == BM_LOCK_NOT_HELD)
-					finding(cx, f, f->nodes[n].start, t->path,
-						BM_FIND_LOCKED_VARIANT_WITHOUT_LOCK,
-						xasprintf("__blk_end_request called without the queue "
-							  "lock (%s): a race",
-							  why));
+					finding(
+					    cx, f, f->nodes[n].start, t->path,
+					    BM_FIND_LOCKED_VARIANT_WITHOUT_LOCK,
+					    xasprintf("__blk_end_request called without the queue "
+						      "lock (%s): a race",
+						      why));
 				if (unlocked_variant && l == BM_LOCK_HELD)
-					finding(cx, f, f->nodes[n].start, t->path,
-						BM_FIND_UNLOCKED_VARIANT_WITH_LOCK,
-						xasprintf("%s called with the queue lock held (%s): it "
-							  "takes the lock itself, a deadlock",
-							  name, why));
+					finding(
+					    cx, f, f->nodes[n].start, t->path,
+					    BM_FIND_UNLOCKED_VARIANT_WITH_LOCK,
+					    xasprintf("%s called with the queue lock held (%s): it "
+						      "takes the lock itself, a deadlock",
+						      name, why));
 				strlist_free(&ev);
 			}
 			free(name);

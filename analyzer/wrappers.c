@@ -41,7 +41,7 @@ static int wadd(struct wset *w, size_t func, int param)
 	if (k >= 0)
 		return k;
 	grow((void **)&w->v, &w->cap, w->n, sizeof(*w->v));
-	w->v[w->n] = (struct wp){ func, param, (int)w->n };
+	w->v[w->n] = (struct wp){func, param, (int)w->n};
 	return (int)w->n++;
 }
 
@@ -62,9 +62,7 @@ static void unite(struct wset *w, int a, int b)
 
 static struct func *callee_of(struct ctx *cx, struct call *c)
 {
-	struct func *f = func_by_usr(cx, c->callee_usr);
-
-	return f ? f : func_by_name(cx, c->callee_name, cx->funcs[c->func].tu);
+	return c->callee >= 0 ? &cx->funcs[c->callee] : NULL;
 }
 
 static int up(const struct func *f, int n)
@@ -121,15 +119,17 @@ static void check_wrapper(struct ctx *cx, struct wset *w, int k, struct gstate *
 
 	if (!f->is_static) {
 		gbad(g, "wrapper_external_callers",
-		     xasprintf("%s() passes its parameter '%s' on as uptodate, but it is not static: "
-			       "callers outside the analysed files would keep passing uptodate",
-			       f->name, pname));
+		     xasprintf(
+			 "%s() passes its parameter '%s' on as uptodate, but it is not static: "
+			 "callers outside the analysed files would keep passing uptodate",
+			 f->name, pname));
 		return;
 	}
 	if (f->addr_taken) {
 		gbad(g, "wrapper_external_callers",
-		     xasprintf("%s() passes '%s' on as uptodate and is called through a pointer (%s)",
-			       f->name, pname, f->addr_evidence));
+		     xasprintf(
+			 "%s() passes '%s' on as uptodate and is called through a pointer (%s)",
+			 f->name, pname, f->addr_evidence));
 		return;
 	}
 	if (!pname[0]) {
@@ -143,7 +143,8 @@ static void check_wrapper(struct ctx *cx, struct wset *w, int k, struct gstate *
 		if (kk == CXCursor_VarDecl || kk == CXCursor_DeclRefExpr ||
 		    (kk == CXCursor_ParmDecl && n != 0)) {
 			CXString s = clang_getCursorSpelling(f->nodes[n].c);
-			bool clash = !strcmp(clang_getCString(s), "error") && strcmp(pname, "error");
+			bool clash =
+			    !strcmp(clang_getCString(s), "error") && strcmp(pname, "error");
 
 			clang_disposeString(s);
 			if (clash) {
@@ -178,8 +179,8 @@ static void check_wrapper(struct ctx *cx, struct wset *w, int k, struct gstate *
 
 		if (f->nodes[n].macro) {
 			gbad(g, "macro",
-			     xasprintf("%s(): '%s' is used inside a macro at line %u", f->name, pname,
-				       line));
+			     xasprintf("%s(): '%s' is used inside a macro at line %u", f->name,
+				       pname, line));
 			return;
 		}
 		p = up(f, n);
@@ -204,7 +205,8 @@ static void check_wrapper(struct ctx *cx, struct wset *w, int k, struct gstate *
 				if (&cx->funcs[cl->func] != f || cl->node != p)
 					continue;
 				g2 = callee_of(cx, cl);
-				ok = g2 && argk >= 0 && wfind(w, (size_t)(g2 - cx->funcs), argk) >= 0;
+				ok = g2 && argk >= 0 &&
+				     wfind(w, (size_t)(g2 - cx->funcs), argk) >= 0;
 			}
 			free(callee);
 			if (ok) {
@@ -226,17 +228,20 @@ static void check_wrapper(struct ctx *cx, struct wset *w, int k, struct gstate *
 			}
 		}
 		q = p;
-		if (q >= 0 && (f->nodes[q].kind == CXCursor_IfStmt ||
-			       f->nodes[q].kind == CXCursor_WhileStmt ||
-			       f->nodes[q].kind == CXCursor_ConditionalOperator) &&
+		if (q >= 0 &&
+		    (f->nodes[q].kind == CXCursor_IfStmt ||
+		     f->nodes[q].kind == CXCursor_WhileStmt ||
+		     f->nodes[q].kind == CXCursor_ConditionalOperator) &&
 		    node_strip(f, node_child(f, q, 0)) == n) {
-			edit_add(&g->scratch, t->path, f->nodes[n].start, f->nodes[n].end, "!error");
+			edit_add(&g->scratch, t->path, f->nodes[n].start, f->nodes[n].end,
+				 "!error");
 			continue;
 		}
 		gbad(g, "uptodate_unknown",
-		     xasprintf("%s(): the parameter '%s' is used at line %u in a way blkmig does not "
-			       "convert to an error value",
-			       f->name, pname, line));
+		     xasprintf(
+			 "%s(): the parameter '%s' is used at line %u in a way blkmig does not "
+			 "convert to an error value",
+			 f->name, pname, line));
 		return;
 	}
 	/* every caller's argument */
@@ -252,7 +257,8 @@ static void check_wrapper(struct ctx *cx, struct wset *w, int k, struct gstate *
 		a = call_arg(caller, cl->node, pi);
 		if (a < 0) {
 			gbad(g, "uptodate_unknown",
-			     xasprintf("a call of %s() at %s:%u lacks the argument", f->name, ct->path,
+			     xasprintf("a call of %s() at %s:%u lacks the argument", f->name,
+				       ct->path,
 				       offset_line(ct, caller->nodes[cl->node].start, NULL)));
 			return;
 		}
@@ -262,7 +268,8 @@ static void check_wrapper(struct ctx *cx, struct wset *w, int k, struct gstate *
 			continue; /* the caller's own parameter, renamed with its group */
 		if (caller->nodes[a].macro) {
 			gbad(g, "macro",
-			     xasprintf("a call of %s() at %s:%u is inside a macro", f->name, ct->path,
+			     xasprintf("a call of %s() at %s:%u is inside a macro", f->name,
+				       ct->path,
 				       offset_line(ct, caller->nodes[cl->node].start, NULL)));
 			return;
 		}
@@ -283,7 +290,7 @@ static void check_wrapper(struct ctx *cx, struct wset *w, int k, struct gstate *
 
 void wrappers_resolve(struct ctx *cx)
 {
-	struct wset w = { 0 };
+	struct wset w = {0};
 	bool grew = true;
 	size_t nsites = cx->run->nsites;
 
@@ -320,7 +327,7 @@ void wrappers_resolve(struct ctx *cx)
 	}
 	/* per group */
 	for (size_t k = 0; k < w.n; k++) {
-		struct gstate g = { 0 };
+		struct gstate g = {0};
 		int r = root(&w, (int)k);
 		long carrier = -1;
 
@@ -339,9 +346,10 @@ void wrappers_resolve(struct ctx *cx)
 				continue;
 			if (cx->run->sites[si].verdict == BM_MANUAL && !g.bad)
 				gbad(&g, cx->run->sites[si].reason_code,
-				     xasprintf("another completion through the same wrapper parameter "
-					       "(line %u) needs manual review",
-					       cx->run->sites[si].line));
+				     xasprintf(
+					 "another completion through the same wrapper parameter "
+					 "(line %u) needs manual review",
+					 cx->run->sites[si].line));
 		}
 		for (size_t si = 0; si < nsites; si++) {
 			int wi;
@@ -360,8 +368,9 @@ void wrappers_resolve(struct ctx *cx)
 			} else if (carrier < 0) {
 				carrier = (long)si;
 				for (size_t e = 0; e < g.scratch.nedits; e++)
-					edit_add(s, g.scratch.edits[e].file, g.scratch.edits[e].start,
-						 g.scratch.edits[e].end, g.scratch.edits[e].text);
+					edit_add(s, g.scratch.edits[e].file,
+						 g.scratch.edits[e].start, g.scratch.edits[e].end,
+						 g.scratch.edits[e].text);
 			}
 		}
 		for (size_t e = 0; e < g.scratch.nedits; e++) {

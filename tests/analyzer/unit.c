@@ -1,1 +1,678 @@
-int main(void){return 0;}
+/*
+ * unit.c - unit tests of the analyzer through its library interface
+ * (site.h): edit application, the lock analysis across functions, the
+ * uptodate and byte-count data flow, and each report writer (the JSON and
+ * SARIF output is parsed back with jansson and checked field by field).
+ * Plain harness: prints "ok NAME" or "FAIL NAME why", then
+ * "N passed, N failed".  Run in a scratch directory.
+ */
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <dirent.h>
+#include <ctype.h>
+
+#include "analysis.h"
+#include "site.h"
+#include "util.h"
+
+static int passed, failed;
+
+static void check(int cond, const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (cond) {
+		printf("ok %s\n", name);
+		passed++;
+		return;
+	}
+	printf("FAIL %s ", name);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	failed++;
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f) {
+		perror(path);
+		exit(2);
+	}
+	fputs(text, f);
+	fclose(f);
+}
+
+static void analyze(struct bm_run *run, const char *path)
+{
+	char *paths[1] = {(char *)path};
+
+	bm_run_init(run, "scan");
+	run->opt.quiet = true;
+	if (bm_analyze(run, paths, 1) < 0) {
+		fprintf(stderr, "analysis of %s failed\n", path);
+		exit(2);
+	}
+}
+
+/* the first site in FUNCTION calling CALL (NULL: any legacy call) */
+static const struct bm_site *site_in(const struct bm_run *run, const char *function,
+				     const char *call)
+{
+	for (size_t i = 0; i < run->nsites; i++)
+		if (!strcmp(run->sites[i].function, function) &&
+		    (!call || !strcmp(run->sites[i].call, call)))
+			return &run->sites[i];
+	return NULL;
+}
+
+/* ---- edits ------------------------------------------------------------- */
+static void test_edits(void)
+{
+	const char *src = "abcdefghij";
+	struct bm_edit e[2] = {{"f", 1, 3, "XY"}, {"f", 5, 5, "++"}};
+	size_t len;
+	char *out = bm_apply_edits(src, 10, e, 2, &len);
+
+	check(out && !strcmp(out, "aXYde++fghij"), "edits-apply", "got %s", out ? out : "NULL");
+	free(out);
+	e[1].start = 2;
+	e[1].end = 4;
+	out = bm_apply_edits(src, 10, e, 2, &len);
+	check(out == NULL, "edits-overlap-rejected", "overlapping edits were applied");
+	free(out);
+
+	struct bm_run run;
+	struct bm_site sites[2];
+	struct bm_edit e1 = {"f.c", 4, 8, "new"}, e2 = {"f.c", 4, 8, "new"};
+	struct bm_edit e3 = {"f.c", 6, 9, "clash"};
+	struct bm_edit *got;
+	size_t n;
+
+	memset(&run, 0, sizeof(run));
+	memset(sites, 0, sizeof(sites));
+	run.sites = sites;
+	run.nsites = 2;
+	sites[0].edits = &e1;
+	sites[0].nedits = 1;
+	sites[1].edits = &e2;
+	sites[1].nedits = 1;
+	check(bm_file_edits(&run, "f.c", &got, &n) == 0 && n == 1, "edits-duplicates-dropped",
+	      "n=%zu", n);
+	free(got);
+	sites[1].edits = &e3;
+	check(bm_file_edits(&run, "f.c", &got, &n) == -1, "edits-conflict-detected",
+	      "conflicting edits of two sites were accepted");
+	sites[1].verdict = BM_MANUAL;
+	check(bm_file_edits(&run, "f.c", &got, &n) == 0 && n == 1, "edits-manual-ignored",
+	      "edits of a manual site were collected");
+	free(got);
+}
+
+/* ---- lock analysis -------------------------------------------------------- */
+static const char lock_src[] =
+    "#include <linux/blkdev.h>\n"
+    "#include <linux/interrupt.h>\n"
+    "static DEFINE_SPINLOCK(l_lock);\n"
+    "static struct request_queue *l_q;\n"
+    "static struct request *l_cur;\n"
+    "static int l_flag;\n"
+    "static void l_from_both(struct request *rq) { end_request(rq, 1); }\n"
+    "static void l_from_locked(struct request *rq) { end_request(rq, 1); }\n"
+    "static void l_from_unlocked(struct request *rq) { end_dequeued_request(rq, 1); }\n"
+    "static void l_request(struct request_queue *q)\n"
+    "{\n"
+    "	struct request *rq = elv_next_request(q);\n"
+    "	end_request(rq, 1);\n"
+    "	l_from_both(rq);\n"
+    "	l_from_locked(rq);\n"
+    "	spin_unlock_irq(q->queue_lock);\n"
+    "	end_queued_request(rq, 1);\n"
+    "	spin_lock_irq(q->queue_lock);\n"
+    "}\n"
+    "static irqreturn_t l_irq(int irq, void *d)\n"
+    "{\n"
+    "	unsigned long flags;\n"
+    "	l_from_unlocked(l_cur);\n"
+    "	l_from_both(l_cur);\n"
+    "	spin_lock_irqsave(&l_lock, flags);\n"
+    "	l_from_locked(l_cur);\n"
+    "	if (l_flag)\n"
+    "		goto out;\n"
+    "	spin_unlock_irqrestore(&l_lock, flags);\n"
+    "	return IRQ_HANDLED;\n"
+    "out:\n"
+    "	end_request(l_cur, 0);\n"
+    "	spin_unlock_irqrestore(&l_lock, flags);\n"
+    "	return IRQ_HANDLED;\n"
+    "}\n"
+    "static void l_tasklet(unsigned long data)\n"
+    "{\n"
+    "	if (l_flag)\n"
+    "		spin_lock(l_q->queue_lock);\n"
+    "	end_request(l_cur, 1);\n"
+    "}\n"
+    "static DECLARE_TASKLET(l_t, l_tasklet, 0);\n"
+    "static int l_init(void)\n"
+    "{\n"
+    "	l_q = blk_init_queue(l_request, &l_lock);\n"
+    "	return request_irq(1, l_irq, 0, \"l\", 0);\n"
+    "}\n";
+
+static int has_evidence(const struct bm_site *s, const char *needle)
+{
+	for (size_t i = 0; s && i < s->lock_evidence.n; i++)
+		if (strstr(s->lock_evidence.v[i], needle))
+			return 1;
+	return 0;
+}
+
+static void test_lock(void)
+{
+	struct bm_run run;
+	const struct bm_site *s;
+
+	write_file("lock.c", lock_src);
+	analyze(&run, "lock.c");
+	s = site_in(&run, "l_request", "end_request");
+	check(s && s->lock == BM_LOCK_HELD && has_evidence(s, "request_fn registered"),
+	      "lock-request-fn-holds", "lock %s", s ? bm_lock_name(s->lock) : "-");
+	s = site_in(&run, "l_request", "end_queued_request");
+	check(s && s->lock == BM_LOCK_NOT_HELD && has_evidence(s, "spin_unlock_irq"),
+	      "lock-unlock-in-function", "lock %s", s ? bm_lock_name(s->lock) : "-");
+	s = site_in(&run, "l_from_locked", NULL);
+	check(s && s->lock == BM_LOCK_HELD && has_evidence(s, "all 2 caller(s)"),
+	      "lock-all-callers-hold", "lock %s", s ? bm_lock_name(s->lock) : "-");
+	s = site_in(&run, "l_from_unlocked", NULL);
+	check(s && s->lock == BM_LOCK_NOT_HELD && s->verdict == BM_MANUAL &&
+		  !strcmp(s->reason_code, "lock_not_held") &&
+		  has_evidence(s, "none of the 1 caller(s)"),
+	      "lock-irq-handler-starts-unlocked", "lock %s reason %s",
+	      s ? bm_lock_name(s->lock) : "-", s && s->reason_code ? s->reason_code : "-");
+	s = site_in(&run, "l_from_both", NULL);
+	check(s && s->lock == BM_LOCK_UNKNOWN && has_evidence(s, "disagree"),
+	      "lock-callers-disagree", "lock %s", s ? bm_lock_name(s->lock) : "-");
+	s = site_in(&run, "l_irq", "end_request");
+	check(s && s->lock == BM_LOCK_HELD, "lock-goto-carries-state", "lock %s",
+	      s ? bm_lock_name(s->lock) : "-");
+	s = site_in(&run, "l_tasklet", NULL);
+	check(s && s->lock == BM_LOCK_UNKNOWN && has_evidence(s, "differs between the paths"),
+	      "lock-branch-merge-unknown", "lock %s", s ? bm_lock_name(s->lock) : "-");
+	bm_run_free(&run);
+}
+
+/* ---- data flow ---------------------------------------------------------- */
+static const char flow_src[] =
+    "#include <linux/blkdev.h>\n"
+    "static DEFINE_SPINLOCK(f_lock);\n"
+    "static int f_next(void);\n"
+    "static void f_request(struct request_queue *q)\n"
+    "{\n"
+    "	struct request *rq = elv_next_request(q);\n"
+    "	int ok = 1, err = 0, x = rq->errors;\n"
+    "	int bytes = rq->data_len, nsect = rq->current_nr_sectors;\n"
+    "	if (x > 3)\n"
+    "		ok = 0;\n"
+    "	if (x < 0)\n"
+    "		err = -EIO;\n"
+    "	end_request(rq, 1);\n"
+    "	end_request(rq, 0);\n"
+    "	end_request(rq, -ENOMEM);\n"
+    "	end_request(rq, !x);\n"
+    "	end_request(rq, x > 0 && x < 9);\n"
+    "	end_request(rq, ok);\n"
+    "	end_request(rq, err);\n"
+    "	end_request(rq, rq->errors);\n"
+    "	end_request(rq, f_next());\n"
+    "	end_request(rq, x ? 1 : 0);\n"
+    "	if (!end_that_request_first(rq, 1, nsect))\n"
+    "		end_that_request_last(rq, 1);\n"
+    "	if (!end_that_request_first(rq, 1, bytes))\n"
+    "		end_that_request_last(rq, 1);\n"
+    "	if (!end_that_request_chunk(rq, 1, rq->nr_sectors))\n"
+    "		end_that_request_last(rq, 1);\n"
+    "	if (!end_that_request_chunk(rq, 1, bytes))\n"
+    "		end_that_request_last(rq, 1);\n"
+    "	if (!end_that_request_first(rq, 1, rq->hard_cur_sectors))\n"
+    "		end_that_request_last(rq, 1);\n"
+    "}\n"
+    "static int f_init(void) { blk_init_queue(f_request, &f_lock); return 0; }\n";
+
+static void test_flow(void)
+{
+	struct bm_run run;
+	static const struct {
+		unsigned line;
+		const char *cls, *err;
+	} want[] = {
+	    {13, "constant", "0"},
+	    {14, "constant", "-EIO"},
+	    {15, "constant", "-ENOMEM"},
+	    {16, "boolean", "x ? -EIO : 0"},
+	    {17, "boolean", "x > 0 && x < 9 ? 0 : -EIO"},
+	    {18, "boolean", "ok ? 0 : -EIO"},
+	    {19, "errno_capable", "err > 0 ? 0 : (err ? err : -EIO)"},
+	    {20, "errno_capable", "rq->errors > 0 ? 0 : (rq->errors ? rq->errors : -EIO)"},
+	    {21, "unknown", ""},
+	    {22, "boolean", "x ? 0 : -EIO"},
+	};
+
+	write_file("flow.c", flow_src);
+	analyze(&run, "flow.c");
+	for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+		const struct bm_site *s = NULL;
+		char name[64];
+
+		for (size_t i = 0; i < run.nsites; i++)
+			if (run.sites[i].line == want[k].line)
+				s = &run.sites[i];
+		snprintf(name, sizeof(name), "uptodate-line-%u-%s", want[k].line, want[k].cls);
+		check(s && !strcmp(bm_uptodate_class_name(s->uptodate_class), want[k].cls) &&
+			  !strcmp(s->error_expr, want[k].err),
+		      name, "class %s error '%s'",
+		      s ? bm_uptodate_class_name(s->uptodate_class) : "-", s ? s->error_expr : "-");
+	}
+	{
+		const struct bm_site *s = NULL;
+
+		for (size_t i = 0; i < run.nsites; i++)
+			if (run.sites[i].line == 21)
+				s = &run.sites[i];
+		check(s && s->verdict == BM_MANUAL && !strcmp(s->reason_code, "uptodate_unknown"),
+		      "uptodate-side-effects-manual", "not reported");
+	}
+	static const struct {
+		unsigned line;
+		const char *bytes, *reason;
+	} bw[] = {
+	    {23, "nsect << 9", NULL}, {25, "", "bytes_unknown"},	  {27, "", "bytes_unknown"},
+	    {29, "bytes", NULL},      {31, "blk_rq_cur_bytes(rq)", NULL},
+	};
+	for (size_t k = 0; k < sizeof(bw) / sizeof(bw[0]); k++) {
+		const struct bm_site *s = NULL;
+		char name[64];
+
+		for (size_t i = 0; i < run.nsites; i++)
+			if (run.sites[i].line == bw[k].line)
+				s = &run.sites[i];
+		snprintf(name, sizeof(name), "bytes-line-%u", bw[k].line);
+		if (bw[k].reason)
+			check(s && s->verdict == BM_MANUAL && !strcmp(s->reason_code, bw[k].reason),
+			      name, "verdict %s", s && s->reason_code ? s->reason_code : "auto");
+		else
+			check(s && s->verdict == BM_AUTO && !strcmp(s->bytes_expr, bw[k].bytes),
+			      name, "bytes '%s' %s", s ? s->bytes_expr : "-",
+			      s && s->reason_code ? s->reason_code : "");
+	}
+	bm_run_free(&run);
+}
+
+/* ---- report writers ----------------------------------------------------- */
+static json_t *report(struct bm_run *run, int (*writer)(const struct bm_run *, FILE *),
+		      const char *path)
+{
+	FILE *f = fopen(path, "w");
+	json_error_t err;
+	json_t *j;
+
+	if (!f || writer(run, f)) {
+		perror(path);
+		exit(2);
+	}
+	fclose(f);
+	j = json_load_file(path, 0, &err);
+	if (!j)
+		fprintf(stderr, "%s: %s at line %d\n", path, err.text, err.line);
+	return j;
+}
+
+static void test_reports(const char *cases)
+{
+	struct bm_run run;
+	char *path = xasprintf("%s/pairs.c", cases);
+	char *paths[2] = {path, xasprintf("%s/manual.c", cases)};
+	json_t *j, *v;
+	size_t i;
+	int ok;
+
+	bm_run_init(&run, "scan");
+	run.opt.quiet = true;
+	bm_analyze(&run, paths, 2);
+
+	/* JSON (analyzer/REPORT.md) */
+	j = report(&run, bm_report_json, "r.json");
+	check(j != NULL, "json-parses", "invalid JSON");
+	check(j && json_integer_value(json_object_get(j, "schema_version")) == 1,
+	      "json-schema-version", "missing");
+	v = json_object_get(json_object_get(j, "summary"), "sites");
+	check(v && (size_t)json_integer_value(v) == run.nsites &&
+		  json_array_size(json_object_get(j, "sites")) == run.nsites,
+	      "json-site-count", "summary %lld, run %zu", v ? json_integer_value(v) : -1LL,
+	      run.nsites);
+	ok = 1;
+	json_array_foreach(json_object_get(j, "sites"), i, v)
+	{
+		static const char *const keys[] = {"id",	 "file",  "line",	 "column",
+						   "function",	 "call",  "pattern",	 "lock",
+						   "uptodate",	 "bytes", "replacement", "verdict",
+						   "confidence", "typed", "edits"};
+
+		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+			ok &= json_object_get(v, keys[k]) != NULL;
+		if (!strcmp(json_string_value(json_object_get(v, "verdict")), "manual"))
+			ok &= json_object_get(json_object_get(v, "reason"), "code") != NULL;
+	}
+	check(ok, "json-site-fields", "a site lacks a documented field");
+	json_decref(j);
+
+	/* SARIF 2.1.0 */
+	j = report(&run, bm_report_sarif, "r.sarif");
+	check(j && !strcmp(json_string_value(json_object_get(j, "version")), "2.1.0") &&
+		  json_object_get(j, "$schema"),
+	      "sarif-version", "version/schema");
+	json_t *run0 = json_array_get(json_object_get(j, "runs"), 0);
+	json_t *driver = json_object_get(json_object_get(run0, "tool"), "driver");
+	json_t *rules = json_object_get(driver, "rules");
+
+	check(driver && json_string_value(json_object_get(driver, "name")) &&
+		  json_array_size(rules) == BM_PAT_COUNT,
+	      "sarif-driver-rules", "%zu rules", json_array_size(rules));
+	ok = 1;
+	size_t fixes = 0, autos = 0, applied_ok = 1;
+
+	for (i = 0; i < run.nsites; i++)
+		autos += run.sites[i].verdict == BM_AUTO && run.sites[i].nedits;
+	json_array_foreach(json_object_get(run0, "results"), i, v)
+	{
+		const char *rid = json_string_value(json_object_get(v, "ruleId"));
+		json_int_t ri = json_integer_value(json_object_get(v, "ruleIndex"));
+		json_t *loc = json_object_get(json_array_get(json_object_get(v, "locations"), 0),
+					      "physicalLocation");
+		json_t *reg = json_object_get(loc, "region");
+		json_t *fx = json_object_get(v, "fixes");
+
+		ok &= rid && ri >= 0 && ri < BM_PAT_COUNT &&
+		      !strcmp(rid, json_string_value(
+				       json_object_get(json_array_get(rules, (size_t)ri), "id")));
+		ok &= json_string_value(json_object_get(json_object_get(v, "message"), "text")) !=
+		      NULL;
+		ok &= json_string_value(
+			  json_object_get(json_object_get(loc, "artifactLocation"), "uri")) != NULL;
+		ok &= json_integer_value(json_object_get(reg, "startLine")) >= 1 &&
+		      json_integer_value(json_object_get(reg, "startColumn")) >= 1;
+		if (fx) {
+			json_t *ch = json_array_get(
+			    json_object_get(json_array_get(fx, 0), "artifactChanges"), 0);
+			json_t *reps = json_object_get(ch, "replacements");
+			size_t r;
+			json_t *rep;
+
+			fixes++;
+			ok &= json_object_get(json_object_get(ch, "artifactLocation"), "uri") !=
+				  NULL &&
+			      json_array_size(reps) > 0;
+			/* applying the fix's replacements by charOffset gives the edits' result */
+			const char *uri = json_string_value(
+			    json_object_get(json_object_get(ch, "artifactLocation"), "uri"));
+			size_t len;
+			char *src;
+
+			if (uri && !strncmp(uri, "file://", 7))
+				uri += 7;
+			src = uri ? read_file(uri, &len) : NULL;
+			struct bm_edit *e = xcalloc(json_array_size(reps), sizeof(*e));
+
+			json_array_foreach(reps, r, rep)
+			{
+				json_t *d = json_object_get(rep, "deletedRegion");
+
+				e[r].start =
+				    (size_t)json_integer_value(json_object_get(d, "charOffset"));
+				e[r].end = e[r].start + (size_t)json_integer_value(
+							    json_object_get(d, "charLength"));
+				e[r].text = (char *)json_string_value(json_object_get(
+				    json_object_get(rep, "insertedContent"), "text"));
+				ok &= e[r].text != NULL &&
+				      json_integer_value(json_object_get(d, "startLine")) >= 1;
+			}
+			char *out =
+			    src ? bm_apply_edits(src, len, e, json_array_size(reps), NULL) : NULL;
+
+			applied_ok &= out != NULL;
+			free(out);
+			free(src);
+			free(e);
+		}
+	}
+	check(ok, "sarif-result-fields", "a result lacks a required field");
+	check(fixes == autos && fixes > 0, "sarif-fixes-for-auto-sites",
+	      "%zu fixes, %zu auto sites", fixes, autos);
+	check(applied_ok, "sarif-fixes-apply", "a fix's replacements do not apply");
+	json_decref(j);
+
+	/* text */
+	{
+		FILE *f = fopen("r.txt", "w");
+		size_t len;
+		char *txt;
+
+		bm_report_text(&run, f);
+		fclose(f);
+		txt = read_file("r.txt", &len);
+		check(txt && strstr(txt, "summary: 2 file(s) scanned") &&
+			  strstr(txt, "manual_by_reason") == NULL &&
+			  strstr(txt, "lock_unknown 2") && strstr(txt, "pairs.c: parse ok"),
+		      "text-summary-and-files", "%.300s", txt ? txt : "");
+		free(txt);
+	}
+	bm_run_free(&run);
+	free(paths[0]);
+	free(paths[1]);
+}
+
+/* ---- cross-check with the Coccinelle conversion ------------------------------ */
+struct newcall {
+	char func[128];
+	char variant[32];
+	char *args[4];
+	int nargs;
+};
+
+static char *squeeze(const char *s, size_t n)
+{
+	char *o = xmalloc(n + 1);
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!isspace((unsigned char)s[i]))
+			o[k++] = s[i];
+	o[k] = '\0';
+	/* "(err)" and "err" are the same value */
+	while (k > 1 && o[0] == '(' && o[k - 1] == ')') {
+		int depth = 0, outer = 1;
+
+		for (size_t i = 0; i < k - 1; i++) {
+			depth += o[i] == '(' ? 1 : o[i] == ')' ? -1 : 0;
+			if (depth == 0)
+				outer = 0;
+		}
+		if (!outer)
+			break;
+		memmove(o, o + 1, k - 2);
+		k -= 2;
+		o[k] = '\0';
+	}
+	return o;
+}
+
+/* new-API calls in TEXT, each with the function it is in */
+static int new_calls(const char *text, size_t len, struct newcall *out, int max)
+{
+	static const char *const names[] = {"blk_end_request_callback", "__blk_end_request",
+					    "blk_end_request"};
+	char *clean = bm_blank_comments(text, len);
+	int n = 0;
+
+	for (size_t p = 0; p < len && n < max; p++) {
+		for (size_t k = 0; k < 3; k++) {
+			size_t nl = strlen(names[k]), q, a, b;
+
+			if (strncmp(clean + p, names[k], nl) ||
+			    (p && (isalnum((unsigned char)clean[p - 1]) || clean[p - 1] == '_')) ||
+			    isalnum((unsigned char)clean[p + nl]) || clean[p + nl] == '_')
+				continue;
+			q = p + nl;
+			while (q < len && isspace((unsigned char)clean[q]))
+				q++;
+			if (q >= len || clean[q] != '(')
+				break;
+			/* a definition or prototype at column 0 is not a call */
+			size_t ls = p;
+
+			while (ls > 0 && clean[ls - 1] != '\n')
+				ls--;
+			struct newcall *c = &out[n];
+
+			memset(c, 0, sizeof(*c));
+			snprintf(c->variant, sizeof(c->variant), "%s", names[k]);
+			for (int i = 0; i < 4 && text_call_arg(clean, len, q, i, &a, &b); i++)
+				c->args[c->nargs++] = squeeze(text + a, b - a);
+			/* enclosing function: last column-0 line with '(' before p, not ';' */
+			for (size_t l = ls; l > 0;) {
+				size_t e = l - 1, st = e;
+
+				while (st > 0 && clean[st - 1] != '\n')
+					st--;
+				if ((isalpha((unsigned char)clean[st]) || clean[st] == '_') &&
+				    memchr(clean + st, '(', e - st) && clean[e - 1] != ';') {
+					const char *paren = memchr(clean + st, '(', e - st);
+					const char *id = paren;
+
+					while (id > clean + st &&
+					       (isalnum((unsigned char)id[-1]) || id[-1] == '_'))
+						id--;
+					snprintf(c->func, sizeof(c->func), "%.*s",
+						 (int)(paren - id), id);
+					break;
+				}
+				l = st;
+			}
+			n++;
+			p = q;
+			break;
+		}
+	}
+	free(clean);
+	return n;
+}
+
+static void newcalls_free(struct newcall *c, int n)
+{
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < c[i].nargs; k++)
+			free(c[i].args[k]);
+}
+
+/*
+ * Every site both tools convert must get the same lock variant and byte
+ * count, and the same error value where uptodate is a constant (wrapper
+ * parameters and local variables are spelled differently by design).
+ */
+static void test_crosscheck(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	unsigned compared = 0;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		size_t l = strlen(e->d_name);
+		char *res, *src;
+		struct bm_run run;
+		size_t len;
+		struct newcall theirs[64], ours[64];
+		int nt, no = 0;
+
+		if (l < 5 || strcmp(e->d_name + l - 4, ".res"))
+			continue;
+		res = xasprintf("%s/%s", dir, e->d_name);
+		src = xasprintf("%s/%.*s.c", dir, (int)(l - 4), e->d_name);
+		char *text = read_file(res, &len);
+
+		if (!text) {
+			free(res);
+			free(src);
+			continue;
+		}
+		nt = new_calls(text, len, theirs, 64);
+		free(text);
+		analyze(&run, src);
+		for (size_t i = 0; i < run.nsites && no < 64; i++) {
+			const struct bm_site *s = &run.sites[i];
+
+			if (s->verdict != BM_AUTO || !s->replacement[0] || s->replacement[0] == '(')
+				continue;
+			if (new_calls(s->replacement, strlen(s->replacement), &ours[no], 1) != 1)
+				continue;
+			snprintf(ours[no].func, sizeof(ours[no].func), "%s", s->function);
+			/* remember the uptodate class in the unused 4th slot */
+			ours[no].args[3] = xstrdup(s->uptodate_class == BM_UT_CONSTANT ? "c" : "");
+			if (ours[no].nargs < 4)
+				ours[no].nargs = 4;
+			no++;
+		}
+		for (int i = 0; i < no; i++) {
+			int rank = 0, match = -1;
+			char name[256];
+
+			for (int k = 0; k < i; k++)
+				rank += !strcmp(ours[k].func, ours[i].func);
+			for (int k = 0; k < nt && match < 0; k++)
+				if (!strcmp(theirs[k].func, ours[i].func) && rank-- == 0)
+					match = k;
+			if (match < 0)
+				continue; /* spatch left it; nothing to compare */
+			struct newcall *t = &theirs[match], *o = &ours[i];
+			bool same = !strcmp(t->variant, o->variant) && t->nargs >= 3 &&
+				    !strcmp(t->args[2], o->args[2]) &&
+				    (strcmp(o->args[3], "c") || !strcmp(t->args[1], o->args[1]));
+
+			snprintf(name, sizeof(name), "crosscheck-%.*s-%.60s-%d",
+				 (int)(l - 4 > 100 ? 100 : l - 4), e->d_name, o->func, i);
+			check(same, name, "spatch %s(%s, %s, %s) vs blkmig %s(%s, %s, %s)",
+			      t->variant, t->nargs > 0 ? t->args[0] : "",
+			      t->nargs > 1 ? t->args[1] : "", t->nargs > 2 ? t->args[2] : "",
+			      o->variant, o->args[0], o->args[1], o->args[2]);
+			compared++;
+		}
+		newcalls_free(theirs, nt);
+		newcalls_free(ours, no);
+		bm_run_free(&run);
+		free(res);
+		free(src);
+	}
+	closedir(d);
+	check(compared > 0, "crosscheck-compared-some-sites", "no site converted by both tools");
+}
+
+int main(int argc, char **argv)
+{
+	const char *cases = argc > 1 ? argv[1] : "cases";
+
+	test_edits();
+	test_lock();
+	test_flow();
+	test_reports(cases);
+	if (argc > 2)
+		test_crosscheck(argv[2]);
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}

@@ -54,5 +54,9 @@ module_init(cb_init);
 /*
  * check-exit: 1
  * check-brief-start
+ * callback.c:14:7 cb_irq end_that_request_first auto callback lock=not_held uptodate=constant new=blk_end_request_callback(rq, 0, blk_rq_bytes(rq), cb_irq_end_callback)
+ * callback.c:20:3 cb_irq end_that_request_last auto callback lock=not_held uptodate=constant
+ * callback.c:33:7 cb_irq2 end_that_request_first manual first_last_unlocked lock=not_held uptodate=constant reason=work_not_movable
+ * callback.c:36:3 cb_irq2 end_that_request_last manual first_last_unlocked lock=not_held uptodate=constant reason=work_not_movable
  * check-brief-end
  */

@@ -50,5 +50,15 @@ module_init(m_init);
 /*
  * check-exit: 1
  * check-brief-start
+ * manual.c:4:20 - end_request manual unclassified lock=unknown uptodate=none reason=macro
+ * manual.c:13:7 m_complete end_that_request_first manual first_last_held lock=unknown uptodate=constant reason=lock_unknown
+ * manual.c:15:3 m_complete end_that_request_last manual first_last_held lock=unknown uptodate=constant reason=lock_unknown
+ * manual.c:26:2 m_request end_that_request_last manual last_only lock=held uptodate=none reason=last_may_have_data
+ * manual.c:28:2 m_request end_request manual end_request lock=unknown uptodate=unknown reason=uptodate_unknown
+ * manual.c:30:7 m_request end_that_request_first manual first_last_held lock=unknown uptodate=constant reason=bytes_unknown
+ * manual.c:31:3 m_request end_that_request_last manual first_last_held lock=unknown uptodate=constant reason=bytes_unknown
+ * manual.c:33:6 m_request end_that_request_first manual first_last_held lock=held uptodate=constant reason=rq_used_after_completion
+ * manual.c:36:2 m_request end_that_request_last manual first_last_held lock=held uptodate=constant reason=rq_used_after_completion
+ * manual.c:39:2 m_request end_request manual unclassified lock=unknown uptodate=none reason=unparsed
  * check-brief-end
  */

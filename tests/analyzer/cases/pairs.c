@@ -101,5 +101,17 @@ module_init(pairs_init);
 /*
  * check-exit: 0
  * check-brief-start
+ * pairs.c:20:8 pairs_request end_that_request_first auto first_last_held lock=held uptodate=constant new=__blk_end_request(rq, 0, blk_rq_bytes(rq))
+ * pairs.c:23:4 pairs_request end_that_request_last auto first_last_held lock=held uptodate=constant
+ * pairs.c:35:7 pairs_irq end_that_request_first auto first_last_unlocked lock=not_held uptodate=boolean new=blk_end_request(rq, status == 0 ? 0 : -EIO, blk_rq_cur_bytes(rq))
+ * pairs.c:38:3 pairs_irq end_that_request_last auto first_last_unlocked lock=not_held uptodate=boolean
+ * pairs.c:48:6 pairs_early end_that_request_first auto early_return lock=held uptodate=constant new=__blk_end_request(rq, 0, nsect << 9)
+ * pairs.c:52:2 pairs_early end_that_request_last auto early_return lock=held uptodate=constant
+ * pairs.c:58:2 pairs_whole end_that_request_first auto whole_request lock=held uptodate=constant new=__blk_end_request(rq, -EIO, blk_rq_bytes(rq))
+ * pairs.c:59:2 pairs_whole end_that_request_last auto whole_request lock=held uptodate=constant
+ * pairs.c:67:8 pairs_var end_that_request_chunk auto result_used lock=held uptodate=constant new=__blk_end_request(rq, 0, bytes)
+ * pairs.c:70:3 pairs_var end_that_request_last auto result_used lock=held uptodate=constant
+ * pairs.c:77:9 pairs_loop end_that_request_chunk auto result_used lock=held uptodate=constant new=__blk_end_request(rq, -EIO, 512)
+ * pairs.c:79:2 pairs_loop end_that_request_last auto result_used lock=held uptodate=constant
  * check-brief-end
  */

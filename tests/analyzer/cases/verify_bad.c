@@ -37,5 +37,8 @@ module_init(vb_init);
  * check-command: verify
  * check-exit: 1
  * check-brief-start
+ * verify_bad.c:10:2 vb_finish unlocked_variant_with_lock_held
+ * verify_bad.c:19:3 vb_request legacy_call
+ * verify_bad.c:25:2 vb_irq locked_variant_without_lock
  * check-brief-end
  */

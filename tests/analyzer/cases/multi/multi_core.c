@@ -10,6 +10,11 @@ void multi_complete(struct request *rq, int ok)
 
 void multi_complete_unlocked(struct request *rq)
 {
-	end_that_request_first(rq, 1, rq->hard_nr_sectors);
+	unsigned long flags;
+
+	if (end_that_request_first(rq, 1, rq->hard_nr_sectors))
+		return;
+	spin_lock_irqsave(rq->q->queue_lock, flags);
 	end_that_request_last(rq, 1);
+	spin_unlock_irqrestore(rq->q->queue_lock, flags);
 }

@@ -1,0 +1,64 @@
+/* Sites blkmig must not convert on its own. */
+#include <linux/blkdev.h>
+
+#define FINISH(rq) end_request(rq, 1)
+
+static DEFINE_SPINLOCK(m_lock);
+static struct request *m_cur;
+static int m_next(void);
+
+/* called through a pointer only: lock context unknown */
+static void m_complete(struct request *rq)
+{
+	if (!end_that_request_first(rq, 1, rq->nr_sectors)) {
+		blkdev_dequeue_request(rq);
+		end_that_request_last(rq, 1);
+	}
+}
+static void (*m_hook)(struct request *) = m_complete;
+
+static void m_request(struct request_queue *q)
+{
+	struct request *rq = elv_next_request(q);
+	int bytes = rq->data_len;
+
+	/* no data completion before: may still hold bios */
+	end_that_request_last(rq, 1);
+	/* uptodate with side effects */
+	end_request(rq, m_next());
+	/* a byte count where sectors are expected */
+	if (!end_that_request_first(rq, 1, bytes))
+		end_that_request_last(rq, 1);
+	/* the request is read after it may be freed */
+	if (end_that_request_first(rq, 1, 8))
+		return;
+	printk("%p\n", rq->rq_disk->private_data);
+	end_that_request_last(rq, 1);
+	FINISH(rq);
+#if 0
+	end_request(rq, 0);
+#endif
+}
+
+static int m_init(void)
+{
+	blk_init_queue(m_request, &m_lock);
+	return 0;
+}
+module_init(m_init);
+
+/*
+ * check-exit: 1
+ * check-brief-start
+ * manual.c:4:20 - end_request manual unclassified lock=unknown uptodate=none reason=macro
+ * manual.c:13:7 m_complete end_that_request_first manual first_last_held lock=unknown uptodate=constant reason=lock_unknown
+ * manual.c:15:3 m_complete end_that_request_last manual first_last_held lock=unknown uptodate=constant reason=lock_unknown
+ * manual.c:26:2 m_request end_that_request_last manual last_only lock=held uptodate=none reason=last_may_have_data
+ * manual.c:28:2 m_request end_request manual end_request lock=unknown uptodate=unknown reason=uptodate_unknown
+ * manual.c:30:7 m_request end_that_request_first manual first_last_held lock=unknown uptodate=constant reason=bytes_unknown
+ * manual.c:31:3 m_request end_that_request_last manual first_last_held lock=unknown uptodate=constant reason=bytes_unknown
+ * manual.c:33:6 m_request end_that_request_first manual first_last_held lock=held uptodate=constant reason=rq_used_after_completion
+ * manual.c:36:2 m_request end_that_request_last manual first_last_held lock=held uptodate=constant reason=rq_used_after_completion
+ * manual.c:39:2 m_request end_request manual unclassified lock=unknown uptodate=none reason=unparsed
+ * check-brief-end
+ */

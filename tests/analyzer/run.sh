@@ -1,0 +1,237 @@
+#!/bin/bash
+# tests/analyzer/run.sh — the analyzer suite: command line, golden scan/verify results
+# carried in each case file, golden rewrites (NAME.fixed.c), golden text/JSON/SARIF
+# reports, compile + verify of every rewrite, malformed input, per-file isolation,
+# the grep cross-check, compilation database and kernel-tree modes, unit tests.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+TOP=${TOP:-$(cd "$here/../.." && pwd)}
+BUILD=${BUILD:-$TOP/build}
+SUITE=analyzer
+. "$TOP/tests/lib/testlib.sh"
+B=$BUILD/blkmig
+EDITS=$BUILD/analyzer-tests/edits_tool
+UNIT=$BUILD/analyzer-tests/unit
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+cases=$here/cases
+
+# expect NAME RC CMD...: run CMD, pass when it exits RC
+expect() {
+	local name=$1 want=$2 rc
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"; rc=$?
+	if [ "$rc" -eq "$want" ]; then pass "$name"; else
+		fail "$name" "exit $rc, wanted $want: $(head -c 300 "$tmp/err")"; fi
+}
+
+# ---- command line ---------------------------------------------------------------
+expect cli-help 0 "$B" --help
+grep -q 'EXIT STATUS' "$tmp/out" && pass cli-help-text || fail cli-help-text
+expect cli-version 0 "$B" --version
+grep -qx 'blkmig [0-9.]*' "$tmp/out" && pass cli-version-text || fail cli-version-text
+expect cli-scan-help 0 "$B" scan --help
+grep -q -- '--kernel-tree' "$tmp/out" && pass cli-scan-help-options || fail cli-scan-help-options
+expect cli-verify-help 0 "$B" verify --help
+expect cli-no-args 2 "$B"
+expect cli-unknown-command 2 "$B" frobnicate
+grep -q "unknown command" "$tmp/err" && pass cli-unknown-command-msg || fail cli-unknown-command-msg
+expect cli-no-path 2 "$B" scan
+grep -q "no PATH" "$tmp/err" && pass cli-no-path-msg || fail cli-no-path-msg
+expect cli-unknown-option 2 "$B" scan --bogus "$cases/simple.c"
+expect cli-bad-jobs 2 "$B" scan -j zero "$cases/simple.c"
+expect cli-bad-format 2 "$B" scan --format xml "$cases/simple.c"
+expect cli-output-file 0 "$B" scan -q -o "$tmp/report.txt" "$cases/pairs.c"
+grep -q '^summary:' "$tmp/report.txt" && pass cli-output-file-written || fail cli-output-file-written
+expect cli-output-unwritable 2 "$B" scan -q -o /nonexistent-dir/x "$cases/simple.c"
+
+# ---- golden results carried in the case files ------------------------------------
+# A case NAME.c ends with a comment holding check-command (scan|verify), check-exit
+# and the expected `--format brief` lines between check-brief-start/-end.
+block() { # FILE START END: the lines between the markers, " * " stripped
+	sed -n "/$2/,/$3/p" "$1" | sed '1d;$d' | sed -e 's/^ \* \{0,1\}//'
+}
+for c in "$cases"/*.c "$cases"/*/; do
+	c=${c%/}
+	case $c in *.fixed.c) continue ;; esac
+	name=$(basename "$c" .c)
+	spec=$c; [ -d "$c" ] && spec=$c/CHECK
+	cmd=$(sed -n 's/^ \* check-command: *//p' "$spec"); cmd=${cmd:-scan}
+	want=$(sed -n 's/^ \* check-exit: *//p' "$spec")
+	block "$spec" check-brief-start check-brief-end >"$tmp/want"
+	(cd "$(dirname "$c")" && "$B" "$cmd" -q --format brief "$(basename "$c")") >"$tmp/got" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" = "$want" ]; then pass "golden-exit-$name"; else
+		fail "golden-exit-$name" "exit $rc, wanted $want"; fi
+	if diff -u "$tmp/want" "$tmp/got" >"$tmp/diff"; then pass "golden-$cmd-$name"; else
+		fail "golden-$cmd-$name" "$(head -20 "$tmp/diff")"; fi
+done
+
+# ---- golden rewrites, and every rewrite compiles and verifies --------------------
+model=$tmp/model; mkdir -p "$model"
+cp "$TOP/analyzer/model/blkmig_model.h" "$model/"
+for h in $(cat "$TOP/analyzer/model/headers.list"); do
+	mkdir -p "$model/$(dirname "$h")"
+	echo '#include <blkmig_model.h>' >"$model/$h"
+done
+for c in "$cases"/*.fixed.c; do
+	[ -e "$c" ] || continue
+	name=$(basename "$c" .fixed.c)
+	src=$cases/$name.c
+	(cd "$cases" && "$EDITS" "$name.c") >"$tmp/$name.c" 2>"$tmp/err"
+	if diff -u "$c" "$tmp/$name.c" >"$tmp/diff"; then pass "rewrite-$name"; else
+		fail "rewrite-$name" "$(head -30 "$tmp/diff")"; fi
+	# the converted file parses against the model (which has the 2.6.25 calls)
+	if clang -fsyntax-only -std=gnu89 -nostdinc -I"$model" -Werror=implicit-function-declaration \
+		-Wno-unused -Wno-unused-variable "$tmp/$name.c" 2>"$tmp/err"; then
+		pass "rewrite-compiles-$name"
+	else
+		fail "rewrite-compiles-$name" "$(head -5 "$tmp/err")"
+	fi
+	# and verify finds no lock-variant race or deadlock in it
+	"$B" verify -q --format brief "$tmp/$name.c" >"$tmp/v" 2>&1
+	if grep -Eq 'locked_variant_without_lock|unlocked_variant_with_lock_held' "$tmp/v"; then
+		fail "rewrite-verifies-$name" "$(head -5 "$tmp/v")"
+	else
+		pass "rewrite-verifies-$name"
+	fi
+	# only manual sites' legacy calls remain
+	manual=$(cd "$cases" && "$B" scan -q --format brief "$name.c" | grep -c ' manual ')
+	left=$(grep -c 'legacy_call' "$tmp/v")
+	[ "$manual" = "$left" ] && pass "rewrite-leaves-only-manual-$name" ||
+		fail "rewrite-leaves-only-manual-$name" "manual $manual, legacy calls left $left"
+done
+
+# ---- golden reports in every format ---------------------------------------------
+for fmt in text json sarif; do
+	ext=$fmt; [ $fmt = text ] && ext=txt
+	(cd "$cases" && "$B" scan -q --format $fmt pairs.c simple.c manual.c) >"$tmp/r.$ext" 2>/dev/null
+	if diff -u "$here/golden/report.$ext" "$tmp/r.$ext" >"$tmp/diff"; then pass "report-golden-$fmt"
+	else fail "report-golden-$fmt" "$(head -20 "$tmp/diff")"; fi
+done
+
+# ---- malformed input --------------------------------------------------------------
+printf '\x7fELF\x00\x01\x02binary\x00end_request(rq, 1);' >"$tmp/binary.c"
+expect bad-binary 1 "$B" scan "$tmp/binary.c"
+grep -q 'binary data' "$tmp/err" && pass bad-binary-msg || fail bad-binary-msg
+head -c 700 "$cases/pairs.c" >"$tmp/truncated.c"
+expect bad-truncated 1 "$B" scan -q --format brief "$tmp/truncated.c"
+grep -q 'end_that_request_first manual' "$tmp/out" && pass bad-truncated-site-reported ||
+	fail bad-truncated-site-reported "$(cat "$tmp/out")"
+expect bad-missing-path 2 "$B" scan "$tmp/does-not-exist.c"
+grep -q 'cannot read' "$tmp/err" && pass bad-missing-path-msg || fail bad-missing-path-msg
+expect bad-missing-among-good 2 "$B" scan -q "$cases/simple.c" "$tmp/nope"
+mkdir -p "$tmp/empty"
+expect bad-empty-dir 2 "$B" scan "$tmp/empty"
+grep -q 'no C files' "$tmp/err" && pass bad-empty-dir-msg || fail bad-empty-dir-msg
+printf 'int x = ;\n}}}\n' >"$tmp/garbage.c"
+expect bad-garbage-no-legacy 0 "$B" scan -q "$tmp/garbage.c"
+printf '#include <linux/nonexistent/deep.h>\n#include "local_missing.h"\nvoid f(struct request *rq) { end_request(rq, 1); }\n' >"$tmp/missing_inc.c"
+expect bad-missing-includes 0 "$B" scan -q --format json "$tmp/missing_inc.c"
+grep -q '"verdict": "auto"' "$tmp/out" && pass bad-missing-includes-still-analysed ||
+	fail bad-missing-includes-still-analysed
+
+# ---- prefilter --------------------------------------------------------------------
+printf '/* end_request(rq, 1) only in a comment */\nint g(void) { return 0; }\n' >"$tmp/clean.c"
+expect prefilter-clean 0 "$B" scan -q --format json "$tmp/clean.c"
+grep -q '"status": "skipped"' "$tmp/out" && pass prefilter-skips-unparsed ||
+	fail prefilter-skips-unparsed
+
+# ---- per-file isolation ---------------------------------------------------------------
+mkdir -p "$tmp/iso"; cp "$cases/simple.c" "$tmp/iso/a_ok.c"; cp "$cases/simple.c" "$tmp/iso/b_boom.c"
+BLKMIG_FAULT_INJECT=crash:b_boom expect isolation-crash 1 "$B" scan --format brief "$tmp/iso"
+grep -q 'crashed' "$tmp/err" && grep -q 'a_ok.c' "$tmp/out" && pass isolation-crash-reported-run-continues ||
+	fail isolation-crash-reported-run-continues "$(cat "$tmp/err")"
+BLKMIG_FAULT_INJECT=hang:b_boom expect isolation-hang 1 "$B" scan --timeout 2 --format brief "$tmp/iso"
+grep -q 'did not finish' "$tmp/err" && grep -q 'a_ok.c' "$tmp/out" && pass isolation-hang-reported-run-continues ||
+	fail isolation-hang-reported-run-continues "$(cat "$tmp/err")"
+
+# ---- grep cross-check: scan finds exactly what grep finds outside comments/strings --
+legacy='\b(end_that_request_(first|chunk|last)|end_request|end_queued_request|end_dequeued_request)[[:space:]]*\('
+for c in "$cases"/*.c $(find "$cases" -mindepth 2 -name "*.c"); do
+	case $c in *.fixed.c|*verify_*) continue ;; esac
+	# strip comments (the preprocessor in -fpreprocessed mode keeps everything else) and strings
+	# (definitions and prototypes start at column 0; calls never do in these files)
+	g=$(gcc -fpreprocessed -dD -E -P "$c" 2>/dev/null | sed -e 's/"\([^"\\]\|\\.\)*"/""/g' |
+		grep -v '^[A-Za-z_]' | grep -oE "$legacy" | wc -l)
+	s=$("$B" scan -q --format brief "$c" | wc -l)
+	[ "$g" = "$s" ] && pass "grep-crosscheck-$(basename "$c" .c)" ||
+		fail "grep-crosscheck-$(basename "$c" .c)" "grep $g, scan $s"
+done
+
+# ---- compilation database and kernel-tree modes ---------------------------------
+mkdir -p "$tmp/db"
+cat >"$tmp/db/dbcase.c" <<'EOT'
+#include <linux/blkdev.h>
+void db_done(struct request *rq)
+{
+#ifdef DB_FEATURE
+	end_request(rq, 1);
+#endif
+}
+EOT
+cat >"$tmp/db/compile_commands.json" <<EOT
+[ { "directory": "$tmp/db", "file": "$tmp/db/dbcase.c",
+    "command": "gcc -DDB_FEATURE -I$model -fconserve-stack -c dbcase.c -o dbcase.o" } ]
+EOT
+"$B" scan -q --format brief "$tmp/db/dbcase.c" >"$tmp/o1"
+"$B" scan -q --format brief -p "$tmp/db" "$tmp/db/dbcase.c" >"$tmp/o2"
+grep -q 'reason=unparsed' "$tmp/o1" && grep -q ' auto ' "$tmp/o2" && pass compdb-flags-used ||
+	fail compdb-flags-used "without: $(cat "$tmp/o1") with: $(cat "$tmp/o2")"
+expect compdb-missing 2 "$B" scan -p "$tmp/empty" "$tmp/db/dbcase.c"
+# an unconfigured old tree: include/linux without blkdev.h, include/asm-x86 but no include/asm
+kt=$tmp/tree; mkdir -p "$kt/include/linux" "$kt/include/asm-x86" "$kt/drivers/block"
+printf '#ifndef KT_TYPES\n#define KT_TYPES\ntypedef unsigned int kt_u32;\n#endif\n' >"$kt/include/linux/kt_types.h"
+printf '#include <linux/kt_types.h>\nstatic inline kt_u32 kt_inl(void) { return 0; }\n' >"$kt/include/asm-x86/kt_io.h"
+cat >"$kt/drivers/block/ktdrv.c" <<'EOT'
+#include <linux/autoconf.h>
+#include <linux/blkdev.h>
+#include <asm/kt_io.h>
+static DEFINE_SPINLOCK(kt_lock);
+static void kt_request(struct request_queue *q)
+{
+	struct request *rq = elv_next_request(q);
+	kt_u32 v = kt_inl();
+	end_request(rq, v == 0);
+}
+static int kt_init(void) { blk_init_queue(kt_request, &kt_lock); return 0; }
+EOT
+expect kernel-tree-unconfigured 0 "$B" scan -q --format json --kernel-tree "$kt" "$kt/drivers"
+grep -q '"used_model": true' "$tmp/out" && grep -q '"errors": 0' "$tmp/out" &&
+	grep -q '"state": "held"' "$tmp/out" && pass kernel-tree-model-and-asm ||
+	fail kernel-tree-model-and-asm "$(grep -E 'status|errors|state' "$tmp/out" | head)"
+
+# ---- -j: the same result with one and two workers -------------------------------------
+"$B" scan -q -j 1 --format json "$cases" >"$tmp/j1" 2>/dev/null
+"$B" scan -q -j 2 --format json "$cases" >"$tmp/j2" 2>/dev/null
+cmp -s "$tmp/j1" "$tmp/j2" && pass jobs-deterministic || fail jobs-deterministic
+
+# ---- style: the analyzer part's own files are cppcheck-clean and clang-formatted -------
+own="analyze.c ast.c bytes_flow.c callgraph.c classify.c cmd_scan.c cmd_verify.c facts.c
+lockctx.c main.c names.c parse.c prefilter.c report_json.c report_sarif.c report_text.c
+rewrite.c run.c uptodate_flow.c util.c verify.c walk.c wrappers.c analysis.h commands.h
+rewrite.h site.h util.h"
+files=$(for f in $own; do echo "$TOP/analyzer/$f"; done)
+if command -v cppcheck >/dev/null; then
+	check lint-cppcheck cppcheck --quiet --enable=warning,portability --std=c11 -D_GNU_SOURCE \
+		--error-exitcode=1 -I"$TOP/analyzer" $(grep '\.c$' <<<"$files")
+fi
+if command -v clang-format >/dev/null; then
+	check lint-clang-format clang-format --style=file:"$TOP/analyzer/.clang-format" --dry-run \
+		--Werror $files
+fi
+
+# ---- unit tests (C) -------------------------------------------------------------------
+# with the Coccinelle part's cases present (tests/cocci/cases, after the merge into main),
+# the unit run also cross-checks every site both tools convert
+cocci_cases=; [ -d "$TOP/tests/cocci/cases" ] && cocci_cases=$TOP/tests/cocci/cases
+(cd "$tmp" && "$UNIT" "$cases" $cocci_cases) >"$tmp/unit.out" 2>&1
+while read -r verdict tname rest; do
+	case $verdict in
+	ok) pass "unit-$tname" ;;
+	FAIL) fail "unit-$tname" "$rest" ;;
+	esac
+done <"$tmp/unit.out"
+grep -qE '^[0-9]+ passed, 0 failed$' "$tmp/unit.out" && pass unit-harness ||
+	fail unit-harness "$(tail -3 "$tmp/unit.out")"
+
+finish
