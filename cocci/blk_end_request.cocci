@@ -34,6 +34,17 @@ virtual org
 @@
 import re
 
+
+def guard(fn):
+    """Collection helpers: an internal error marks the file as failed (left
+    untouched, every site reported) instead of aborting the whole run."""
+    def wrapped(p, *args):
+        try:
+            return fn(p, *args)
+        except Exception as e:
+            FAILED[p[0].file] = "%s in %s: %s" % (type(e).__name__, fn.__name__, e)
+    return wrapped
+
 LEGACY_RE = r"^(end_that_request_(first|chunk|last)|end_request|end_queued_request|end_dequeued_request)$"
 RELEVANT_RE = r"^(end_that_request_(first|chunk|last)|end_request|end_queued_request|end_dequeued_request|add_disk_randomness|blkdev_dequeue_request|blk_queue_end_tag|spin_(un)?lock(_irq|_irqsave|_irqrestore|_bh)?)$"
 WRAPPERS = ("end_request", "end_queued_request", "end_dequeued_request")
@@ -393,6 +404,8 @@ def pair_action(k1):
 
 
 def converted_pair(k1):
+    if failed():
+        return False
     return pair_action(k1) in ("held", "around", "callback")
 
 
@@ -421,6 +434,8 @@ def decide_wrapper(k):
 
 def site_ok(k):
     """Does patch mode convert (or fold away) the legacy call at k?"""
+    if failed():
+        return False
     lg = LEGACY.get(k)
     if lg is None or lg.get("macro"):
         return False
@@ -434,6 +449,8 @@ def site_ok(k):
 
 def site_decision(k):
     """(converted?, rule, message) for any legacy call key."""
+    if k[0] in FAILED:
+        return (False, "internal", "blkmig internal error, nothing converted in this file (%s)" % FAILED[k[0]])
     lg = LEGACY.get(k)
     if lg is None:
         return (False, "unknown", "not analysed")
@@ -443,9 +460,14 @@ def site_decision(k):
     if n in WRAPPERS:
         a, why = decide_wrapper(k)
         if a == "convert":
+            r = one_line(lg["R"])
+            e = E_of(k, lg["U"])
+            if var_converted(k[0], lg["func"], norm(lg["U"])) and \
+                    lg["func"] not in ERROR_USED:
+                e = "error"
             return (True, "wrapper", "%s -> __blk_end_request(%s, %s, %s)" % (
-                n, lg["R"], E_of(k, lg["U"]),
-                "blk_rq_cur_bytes(%s)" % lg["R"] if n == "end_request" else "blk_rq_bytes(%s)" % lg["R"]))
+                n, r, e,
+                "blk_rq_cur_bytes(%s)" % r if n == "end_request" else "blk_rq_bytes(%s)" % r))
         return (False, "wrapper", "%s not converted: %s" % (n, why))
     if n in ("end_that_request_first", "end_that_request_chunk"):
         if k in PAIRS:
@@ -640,6 +662,8 @@ def var_event(p, x, kind, e):
 
 
 def var_site_converts(p, name):
+    if failed():
+        return False
     k = orig_key(p, name)
     for (vf, vfunc, x), v in VARS.items():
         if k in v["sites"]:
@@ -651,7 +675,8 @@ def var_site_converts(p, name):
 def plan(f):
     if f in PLAN:
         return PLAN[f]
-    pl = {"hk": set(), "locks": set(), "lasts": set(), "moved": set()}
+    pl = {"hk": set(), "locks": set(), "lasts": set(), "moved": set(),
+          "flags": set()}
     for k1, pr in list(PAIRS.items()):
         if k1[0] != f or not converted_pair(k1):
             continue
@@ -663,6 +688,10 @@ def plan(f):
                 pl["hk"].add(s["key"])
         if a in ("around", "callback"):
             ar = AROUND[k2]
+            for st in STMTS.get((f, pr["func"]), []):
+                m = re.match(r"^spin_lock_irqsave\(.*,([A-Za-z_]\w*)\);$", norm(st["text"]))
+                if st["start"] == ar["lock"] and m:
+                    pl["flags"].add((pr["func"], m.group(1)))
             pl["locks"].add(ar["lock"])
             pl["locks"].add(ar["unlock"])
             for s in window(ar["lock_end"], k2, f, pr["func"]):
@@ -674,6 +703,8 @@ def plan(f):
 
 
 def in_plan(p, what, name):
+    if failed():
+        return False
     return orig_key(p, name) in plan(CURFILE[0])[what]
 
 
@@ -696,6 +727,8 @@ def cb_name_k(k1):
 
 
 def cb_count(k):
+    if failed():
+        return 0
     if k in PAIRS and pair_action(k) == "callback":
         return len(PAIRS[k]["cb"])
     return 0
@@ -734,9 +767,9 @@ def reset_for(f):
         return
     CURFILE[0] = f
     for d in (RQFN, QLOCK, CALLS, FUNC_OF, LEGACY, PAIRS, P2, AROUND, STMTS,
-              LOCALS, VARS, DECISION, SNAP, CALLEE, PLAN, INTEREST_CACHE):
+              LOCALS, VARS, DECISION, SNAP, CALLEE, PLAN, INTEREST_CACHE, FAILED):
         d.clear()
-    for s in (EU, AU, AL, NONCALL, PARAMS, FUNCS_SEEN, ERROR_USED):
+    for s in (EU, AU, AL, NONCALL, PARAMS, FUNCS_SEEN, ERROR_USED, FINAL):
         s.clear()
 
 
@@ -770,6 +803,11 @@ def orig_key(p, name):
     ok = cur_okey(p, name)
     if ok is None:
         return None
+    build_okeys()
+    return PLAN["okeys"].get(ok)
+
+
+def build_okeys():
     if "okeys" not in PLAN:
         m = {}
         for k in list(LEGACY) + [s["start"] for v in STMTS.values() for s in v]:
@@ -788,17 +826,64 @@ def orig_key(p, name):
                 for i, k in enumerate(sorted(set(v.get(kind, [])), key=lambda q: (q[1], q[2]))):
                     m[(vfunc, "#%s:%s" % (kind, x), i)] = k
         PLAN["okeys"] = m
-    return PLAN["okeys"].get(ok)
 
 
 ERROR_USED = set()
 
 
 def renames(p, uv):
+    if failed():
+        return False
     func = p[0].current_element
     if func in ERROR_USED:
         return False
     return var_converted(CURFILE[0], func, uv)
+
+
+def flags_candidate(p, name):
+    """A flags variable whose spin_lock_irqsave/restore pair patch mode removed."""
+    return (p[0].current_element, name) in plan(CURFILE[0])["flags"]
+
+
+def flags_unused(p, name):
+    func = p[0].current_element
+    return not failed() and flags_candidate(p, name) and \
+        not SNAP.get((p[0].file, func, "#flaguse:" + name))
+
+# --- one consistent decision per file -----------------------------------------
+# All decisions are made once, before the first rewrite, so that an internal
+# error can never leave a file half converted: the file is then left alone
+# and every site is reported.
+FINAL = set()
+FAILED = {}
+
+
+def finalize(f):
+    if f in FINAL:
+        return
+    FINAL.add(f)
+    try:
+        for k in list(LEGACY):
+            if k[0] == f:
+                site_decision(k)
+        for (vf, vfunc, x) in list(VARS):
+            if vf == f:
+                var_converted(vf, vfunc, x)
+        plan(f)
+        build_okeys()
+    except Exception as e:  # keep the file untouched, report why
+        FAILED[f] = "%s: %s" % (type(e).__name__, e)
+
+
+def failed():
+    return CURFILE[0] in FAILED
+
+
+# (Not decorator syntax: a line starting with "@" would end the SmPL block.)
+record_legacy = guard(record_legacy)
+record_pair = guard(record_pair)
+record_stmt = guard(record_stmt)
+var_event = guard(var_event)
 
 // ---------------------------------------------------------------------------
 // 0. Token prefilter: every other rule depends on this one, so a file
@@ -847,6 +932,20 @@ p << rf.p;
 @@
 RQFN.setdefault(p[0].file, set()).add(fn)
 QLOCK.setdefault(p[0].file, set()).add(norm(L))
+
+// A local pointer copied from the queue lock is the queue lock too.
+@qa depends on has_legacy@
+identifier X;
+expression E;
+position p;
+@@
+X@p = E->queue_lock
+
+@script:python@
+X << qa.X;
+p << qa.p;
+@@
+QLOCK.setdefault(p[0].file, set()).add(norm(X))
 
 @calls depends on has_legacy@
 identifier fn;
@@ -1137,18 +1236,14 @@ U2 << s5.U2;
 @@
 record_pair(p1, p2, U2, "var-loop", endkey(p1))
 
-// Whole request with the result kept or ignored:
+// Whole request with the result ignored or kept:
 // [ret =] end_that_request_first(rq, u, rq->hard_nr_sectors); ... end_that_request_last(rq, u);
 @s6 depends on has_legacy@
 identifier fst =~ "^end_that_request_(first|chunk)$";
-expression R, U, U2, N, X;
+expression R, U, U2, N;
 position p1, p2;
 @@
-(
 fst@p1(R, U, N);
-|
-X = fst@p1(R, U, N);
-)
 ...
 end_that_request_last@p2(R, U2);
 
@@ -1161,6 +1256,25 @@ N << s6.N;
 @@
 if whole_request(LEGACY[key(p1)]["name"], N, R):
     record_pair(p1, p2, U2, "ignored", endkey(p1))
+
+@s6b depends on has_legacy@
+identifier fst =~ "^end_that_request_(first|chunk)$";
+expression R, U, U2, N, X;
+position p1, p2;
+@@
+X = fst@p1(R, U, N);
+...
+end_that_request_last@p2(R, U2);
+
+@script:python@
+p1 << s6b.p1;
+p2 << s6b.p2;
+U2 << s6b.U2;
+R << s6b.R;
+N << s6b.N;
+@@
+if whole_request(LEGACY[key(p1)]["name"], N, R):
+    record_pair(p1, p2, U2, "var-whole", endkey(p1))
 
 // The queue lock taken only around end_that_request_last of a pair.
 @ar depends on has_legacy@
@@ -1239,6 +1353,41 @@ E << vasg.E;
 p << vasg.p;
 @@
 var_event(p, uv, "assign", E)
+
+// Functions that already use the name error (no rename there).
+@errid depends on has_legacy@
+identifier e =~ "^error$";
+position p;
+@@
+e@p
+
+@script:python@
+p << errid.p;
+@@
+ERROR_USED.add(p[0].current_element)
+
+// All decisions, once per file, before anything changes.
+@fin depends on has_legacy@
+position p;
+@@
+(
+end_that_request_first@p(...)
+|
+end_that_request_chunk@p(...)
+|
+end_that_request_last@p(...)
+|
+end_request@p(...)
+|
+end_queued_request@p(...)
+|
+end_dequeued_request@p(...)
+)
+
+@script:python@
+p << fin.p;
+@@
+finalize(CURFILE[0])
 
 // ---------------------------------------------------------------------------
 // 5. Patch mode: the conversions.
@@ -1639,6 +1788,26 @@ position p : script:python() { in_plan(p, "lasts", "end_that_request_last") };
 @@
 - end_that_request_last@p(...);
 
+// A flags variable only the removed irqsave/irqrestore pair used goes too.
+@snapfl depends on has_legacy && (patch)@
+identifier fl;
+position p : script:python(fl) { flags_candidate(p, fl) };
+@@
+fl@p
+
+@script:python@
+fl << snapfl.fl;
+p << snapfl.p;
+@@
+snap(p, "#flaguse:" + fl)
+
+@depends on has_legacy && (patch)@
+identifier fl;
+type T;
+position p : script:python(fl) { flags_unused(p, fl) };
+@@
+- T fl@p;
+
 // The data completion becomes the new call.
 @snapfst depends on has_legacy && (patch)@
 identifier fst =~ "^end_that_request_(first|chunk)$";
@@ -1753,17 +1922,6 @@ expression wrv.e, wrv.b;
 + __blk_end_request(R, e, b)
 
 // A converted uptodate variable now holds an error value: call it error.
-@errid depends on has_legacy && (patch)@
-identifier e =~ "^error$";
-position p;
-@@
-e@p
-
-@script:python@
-p << errid.p;
-@@
-ERROR_USED.add(p[0].current_element)
-
 @rn1 depends on has_legacy && (patch)@
 identifier uv;
 type T;
@@ -1860,3 +2018,4 @@ p << rp.p;
 @@
 ok, rule, msg = site_decision(key(p))
 coccilib.org.print_todo(p[0], "%s blkmig/%s: %s" % ("INFO" if ok else "WARNING", rule, msg))
+
