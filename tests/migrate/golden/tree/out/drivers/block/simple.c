@@ -23,7 +23,7 @@ static void simple_request(struct request_queue *q)
 			__blk_end_request(rq, -EIO, blk_rq_cur_bytes(rq));
 			continue;
 		}
-		end_request(rq, simple_transfer(rq));
+		__blk_end_request(rq, simple_transfer(rq) ? 0 : -EIO, blk_rq_cur_bytes(rq));
 	}
 }
 
