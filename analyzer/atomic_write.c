@@ -1,0 +1,204 @@
+/*
+ * atomic_write.c - temp file + fsync + rename in the same directory (see atomic_write.h).
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "atomic_write.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int read_whole_file(const char *path, char **data, size_t *len, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	size_t cap, n = 0;
+	char *buf;
+
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file", path);
+		close(fd);
+		return -1;
+	}
+	cap = (size_t)st.st_size + 1;
+	buf = malloc(cap);
+	if (!buf) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		close(fd);
+		return -1;
+	}
+	for (;;) {
+		ssize_t r;
+
+		if (n + 1 >= cap) {
+			char *nb = realloc(buf, cap *= 2);
+
+			if (!nb) {
+				free(buf);
+				close(fd);
+				snprintf(err, errlen, "%s: out of memory", path);
+				return -1;
+			}
+			buf = nb;
+		}
+		r = read(fd, buf + n, cap - 1 - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			snprintf(err, errlen, "%s: read error: %s", path, strerror(errno));
+			free(buf);
+			close(fd);
+			return -1;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	buf[n] = '\0';
+	*data = buf;
+	*len = n;
+	return 0;
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+int atomic_precheck(const char *path, char *real, size_t real_len, struct stat *st_out,
+		    char *err, size_t errlen)
+{
+	char buf[PATH_MAX];
+	struct stat st;
+
+	/* Write through a symlink to its target, so the link stays a link. */
+	if (!realpath(path, buf)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (stat(buf, &st) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file; left untouched", path);
+		return -1;
+	}
+	/* root may write anything; a file without write permission is still read-only to us */
+	if (!(st.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) || access(buf, W_OK) < 0) {
+		snprintf(err, errlen, "%s: file is read-only; left untouched", path);
+		return -1;
+	}
+	if (st.st_nlink > 1) {
+		snprintf(err, errlen,
+			 "%s: has %lu hard links, replacing it would split them; left untouched",
+			 path, (unsigned long)st.st_nlink);
+		return -1;
+	}
+	if (real)
+		snprintf(real, real_len, "%s", buf);
+	if (st_out)
+		*st_out = st;
+	return 0;
+}
+
+int atomic_replace(const char *path, const char *data, size_t len, const char *expect,
+		   size_t expect_len, char *err, size_t errlen)
+{
+	char real[PATH_MAX], dir[PATH_MAX], tmp[PATH_MAX + 32];
+	const char *dname;
+	struct stat st;
+	int fd, dfd;
+
+	if (atomic_precheck(path, real, sizeof(real), &st, err, errlen) < 0)
+		return -1;
+	if (expect) {
+		char *now;
+		size_t now_len;
+		char rerr[64];
+		int same;
+
+		if (read_whole_file(real, &now, &now_len, rerr, sizeof(rerr)) < 0) {
+			snprintf(err, errlen, "%s: cannot re-read before replacing; left untouched",
+				 path);
+			return -1;
+		}
+		same = now_len == expect_len && memcmp(now, expect, now_len) == 0;
+		free(now);
+		if (!same) {
+			snprintf(err, errlen, "%s: changed while blkmig ran; left untouched", path);
+			return -1;
+		}
+	}
+	snprintf(dir, sizeof(dir), "%s", real);
+	dname = dirname(dir);
+	snprintf(tmp, sizeof(tmp), "%s/.blkmig-XXXXXX", dname);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: cannot create a temporary file beside it: %s; left untouched",
+			 path, strerror(errno));
+		return -1;
+	}
+	if (fchmod(fd, st.st_mode & 07777) < 0 ||
+	    (fchown(fd, st.st_uid, st.st_gid) < 0 && errno != EPERM) ||
+	    write_all(fd, data, len) < 0 || fsync(fd) < 0) {
+		snprintf(err, errlen, "%s: cannot write the new contents: %s; left untouched",
+			 path, strerror(errno));
+		close(fd);
+		unlink(tmp);
+		return -1;
+	}
+	if (close(fd) < 0 || rename(tmp, real) < 0) {
+		snprintf(err, errlen, "%s: cannot replace: %s; left untouched", path,
+			 strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	dfd = open(dname, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		fsync(dfd);	/* durability of the rename; the replace already happened */
+		close(dfd);
+	}
+	return 0;
+}
+
+int atomic_replace_new(const char *path, const char *data, size_t len, char *err,
+		       size_t errlen)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+	if (fd < 0 || write_all(fd, data, len) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (close(fd) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,40 @@
+/*
+ * atomic_write.h - replace a file's contents in place, all or nothing.
+ *
+ * Owns: the in-place write of --in-place. The new bytes go to a temporary file in the
+ * same directory, which gets the original's mode (and owner, where permitted), is
+ * fsync'ed and then renamed over the original; the directory is fsync'ed after. Any
+ * problem - a read-only file (even for root), a file that changed since it was read, a
+ * hard-linked file, a full disk - leaves the original byte-for-byte as it was and says
+ * why.
+ */
+#ifndef BLKMIG_ATOMIC_WRITE_H
+#define BLKMIG_ATOMIC_WRITE_H
+
+#include <stddef.h>
+
+/*
+ * Replace @path with @data[0..@len). @expect (may be NULL) is what the caller read and
+ * rewrote: if the file no longer holds exactly those @expect_len bytes it is left alone.
+ * Returns 0 on success, -1 with a message in @err on failure.
+ */
+int atomic_replace(const char *path, const char *data, size_t len, const char *expect,
+		   size_t expect_len, char *err, size_t errlen);
+
+/*
+ * The checks atomic_replace() makes before writing: @path resolves to a writable regular
+ * file with one link. Returns 0 (and the resolved path in @real, its stat in @st when not
+ * NULL) or -1 with a message in @err. Lets a caller refuse a whole change set up front.
+ */
+struct stat;
+int atomic_precheck(const char *path, char *real, size_t real_len, struct stat *st,
+		    char *err, size_t errlen);
+
+/* Write a new private file (or overwrite one blkmig owns): plain write, 0 or -1. */
+int atomic_replace_new(const char *path, const char *data, size_t len, char *err,
+		       size_t errlen);
+
+/* Read a whole file into a malloc'd NUL-terminated buffer; -1 with @err on failure. */
+int read_whole_file(const char *path, char **data, size_t *len, char *err, size_t errlen);
+
+#endif

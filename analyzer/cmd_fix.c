@@ -1,0 +1,239 @@
+/*
+ * cmd_fix.c - `blkmig fix (--in-place | --patch FILE) PATH...`: the analyzer's own
+ * rewrite of every auto site, written as a unified diff or in place.
+ *
+ * The analysis (bm_analyze) gives each auto site its edits; rewrite_plan applies them
+ * all-or-nothing per file and per site; rewrite_output writes the result.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "atomic_write.h"
+#include "commands.h"
+#include "migrate_common.h"
+#include "progress.h"
+#include "rewrite_output.h"
+#include "rewrite_plan.h"
+#include "util.h"
+
+void cmd_fix_usage(FILE *out)
+{
+	fputs("NAME\n"
+	      "    blkmig fix - rewrite legacy completion calls with the analyzer alone\n"
+	      "\n"
+	      "SYNOPSIS\n"
+	      "    blkmig fix (--in-place | --patch FILE) [--root DIR] [OPTIONS] PATH...\n"
+	      "\n"
+	      "DESCRIPTION\n"
+	      "    Analyses PATH... as `blkmig scan` does and rewrites every site whose\n"
+	      "    verdict is auto, from the analyzer's own source ranges: the lock\n"
+	      "    variant from the lock analysis, the error value from the uptodate\n"
+	      "    data flow, the byte count from the sector/byte flow; wrappers whose\n"
+	      "    parameter is the uptodate value are converted with all their callers.\n"
+	      "    Sites left for manual review are listed on stderr with the reason.\n"
+	      "    A file whose edits would overlap, that cannot be read, or (with\n"
+	      "    --in-place) that is read-only is left byte-for-byte untouched, and its\n"
+	      "    sites are reported as manual (conflicting_edits, file_not_writable).\n"
+	      "\n"
+	      "OPTIONS\n"
+	      "    --in-place\n"
+	      "        Replace the files: each new file is written to a temporary file\n"
+	      "        in the same directory, fsync'ed and renamed over the original,\n"
+	      "        keeping its mode.\n"
+	      "    --patch FILE\n"
+	      "        Write one unified diff to FILE (- for standard output) instead;\n"
+	      "        apply it with `git apply -p1` or `patch -p1` in the --root directory.\n"
+	      "    --root DIR\n"
+	      "        Name files in the patch relative to DIR (default: the current\n"
+	      "        directory).\n"
+	      "\n",
+	      out);
+	bm_options_usage(out);
+	fputs("\nEXIT STATUS\n"
+	      "    0 every site converted (or nothing to do), 1 sites left for manual\n"
+	      "    review or files left untouched, 2 usage or I/O error.\n",
+	      out);
+}
+
+struct fix_args {
+	bool in_place;
+	const char *patch;
+	const char *root;
+	char **paths;
+	size_t npaths;
+};
+
+/* Mode options first, then the analyzer's common options, then paths. */
+static int fix_parse(struct bm_run *run, int argc, char **argv, struct fix_args *a)
+{
+	a->paths = xcalloc((size_t)argc + 1, sizeof(char *));
+	for (int i = 1; i < argc;) {
+		const char *s = argv[i];
+		int r;
+
+		if (!strcmp(s, "--")) {
+			for (i++; i < argc; i++)
+				a->paths[a->npaths++] = argv[i];
+			break;
+		}
+		if (!strcmp(s, "--in-place")) {
+			a->in_place = true;
+			i++;
+			continue;
+		}
+		if (!strcmp(s, "--patch") || !strcmp(s, "--root")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "blkmig %s: %s needs an argument\n", run->command, s);
+				return -1;
+			}
+			*(s[2] == 'p' ? &a->patch : &a->root) = argv[i + 1];
+			i += 2;
+			continue;
+		}
+		r = bm_options_take(&run->opt, argc, argv, &i);
+		if (r < 0)
+			return -1;
+		if (r > 0)
+			continue;
+		if (s[0] == '-' && s[1]) {
+			fprintf(stderr, "blkmig %s: unknown option '%s' (try blkmig %s --help)\n",
+				run->command, s, run->command);
+			return -1;
+		}
+		a->paths[a->npaths++] = argv[i++];
+	}
+	if (a->in_place == !!a->patch) {
+		fprintf(stderr, "blkmig fix: give exactly one of --in-place or --patch FILE\n");
+		return -1;
+	}
+	if (!a->npaths) {
+		fprintf(stderr, "blkmig %s: no PATH given (try blkmig %s --help)\n", run->command,
+			run->command);
+		return -1;
+	}
+	return 0;
+}
+
+int check_paths_exist(const char *cmd, char *const *paths, size_t n)
+{
+	int bad = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (access(paths[i], F_OK) < 0) {
+			fprintf(stderr, "blkmig %s: %s: %s\n", cmd, paths[i], strerror(errno));
+			bad = 1;
+		} else if (access(paths[i], R_OK) < 0) {
+			fprintf(stderr, "blkmig %s: %s: cannot read: %s\n", cmd, paths[i],
+				strerror(errno));
+			bad = 1;
+		}
+	}
+	return bad ? -1 : 0;
+}
+
+static int precheck_writable(const char *path, void *ctx, char *err, size_t errlen)
+{
+	(void)ctx;
+	return atomic_precheck(path, NULL, 0, NULL, err, errlen);
+}
+
+/* Print the manual sites, one line each, and the summary; stderr. */
+void fix_summary(const struct bm_run *run, const char *cmd, size_t converted, size_t files,
+		 bool in_place, bool check)
+{
+	size_t manual = 0;
+
+	for (size_t i = 0; i < run->nsites; i++) {
+		const struct bm_site *s = &run->sites[i];
+
+		if (s->verdict != BM_MANUAL)
+			continue;
+		manual++;
+		fprintf(stderr, "%s:%u:%u: manual: %s%s%s%s: %s%s%s\n", s->file, s->line,
+			s->column, s->call, s->function && *s->function ? " in " : "",
+			s->function ? s->function : "", s->function && *s->function ? "()" : "",
+			s->reason_code ? s->reason_code : "unknown",
+			s->reason_text && *s->reason_text ? ": " : "",
+			s->reason_text ? s->reason_text : "");
+	}
+	if (!run->nsites) {
+		fprintf(stderr, "blkmig %s: nothing to do: no legacy completion call in %zu "
+			"file%s scanned\n", cmd, run->nfiles, run->nfiles == 1 ? "" : "s");
+		return;
+	}
+	fprintf(stderr, "blkmig %s: %zu site%s: %zu %s in %zu file%s, %zu left for manual review\n",
+		cmd, run->nsites, run->nsites == 1 ? "" : "s", converted,
+		check ? "would be converted" : in_place ? "converted" : "converted in the patch",
+		files, files == 1 ? "" : "s", manual);
+}
+
+int cmd_fix(int argc, char **argv)
+{
+	struct bm_run run;
+	struct fix_args a = { 0 };
+	struct rw_plan plan;
+	size_t files = 0;
+	int rc = BM_EXIT_CLEAN;
+
+	bm_run_init(&run, "fix");
+	if (fix_parse(&run, argc, argv, &a)) {
+		free(a.paths);
+		bm_run_free(&run);
+		return BM_EXIT_USAGE;
+	}
+	progress_enable(run.opt.quiet);
+	if (check_paths_exist("fix", a.paths, a.npaths) < 0) {
+		free(a.paths);
+		bm_run_free(&run);
+		return BM_EXIT_USAGE;
+	}
+	if (bm_analyze(&run, a.paths, a.npaths) < 0) {
+		free(a.paths);
+		bm_run_free(&run);
+		return BM_EXIT_USAGE;
+	}
+	rw_plan_build(&run, a.in_place ? precheck_writable : NULL, NULL, &plan);
+	for (size_t k = 0; k < plan.n; k++)
+		if (plan.files[k].problem)
+			fprintf(stderr, "blkmig fix: %s: left untouched: %s\n", plan.files[k].path,
+				plan.files[k].problem);
+	if (a.patch) {
+		FILE *out = strcmp(a.patch, "-") ? fopen(a.patch, "w") : stdout;
+		int n;
+
+		if (!out) {
+			fprintf(stderr, "blkmig fix: cannot write %s: %s\n", a.patch, strerror(errno));
+			rc = BM_EXIT_USAGE;
+			goto done;
+		}
+		n = write_patch(&plan, a.root, NULL, out);
+		if (fflush(out) || (out != stdout && fclose(out)) || n < 0) {
+			fprintf(stderr, "blkmig fix: writing %s failed\n", a.patch);
+			rc = BM_EXIT_USAGE;
+			goto done;
+		}
+		files = (size_t)n;
+	} else {
+		int failed = write_in_place(&plan, NULL);
+
+		for (size_t k = 0; k < plan.n; k++)
+			files += plan.files[k].new && !plan.files[k].problem;
+		if (failed) {
+			/* a rename that failed after the precheck: its sites were not converted */
+			for (size_t k = 0; k < plan.n; k++)
+				if (plan.files[k].problem && plan.files[k].new)
+					plan.sites_converted -= plan.files[k].nsites;
+			rc = BM_EXIT_FINDINGS;
+		}
+	}
+	fix_summary(&run, "fix", plan.sites_converted, files, a.in_place, false);
+	if (rc == BM_EXIT_CLEAN)
+		rc = bm_run_exit_code(&run);
+done:
+	rw_plan_free(&plan);
+	free(a.paths);
+	bm_run_free(&run);
+	return rc;
+}

@@ -1,0 +1,1002 @@
+/*
+ * cmd_migrate.c - `blkmig migrate`: spatch and the analyzer together over a tree.
+ *
+ * 1. The analyzer inventories every legacy site of PATH... (the oracle).
+ * 2. spatch runs our semantic patches, in order, on a private copy of the files that
+ *    have sites (never on the user's files).
+ * 3. The analyzer analyses spatch's result with its cross-function facts and rewrites the
+ *    sites spatch left; a site spatch already converted is no longer a legacy call, so no
+ *    site is converted twice or two ways.
+ * 4. `blkmig verify` runs on the result; a file it finds a lock-variant problem in, a
+ *    file where spatch converted a site the analyzer holds unsafe, a file whose edits
+ *    conflict or that cannot be written stays byte-for-byte as it was, and its sites
+ *    are reported.
+ * 5. Output: --check, --patch FILE or --in-place; --report DIR writes report.txt,
+ *    report.json, report.sarif and report.html.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "atomic_write.h"
+#include "commands.h"
+#include "html_report.h"
+#include "migrate_common.h"
+#include "progress.h"
+#include "rewrite_output.h"
+#include "rewrite_plan.h"
+#include "tool_paths.h"
+#include "udiff.h"
+#include "util.h"
+
+void cmd_migrate_usage(FILE *out)
+{
+	fputs("NAME\n"
+	      "    blkmig migrate - convert a whole tree with spatch and the analyzer\n"
+	      "\n"
+	      "SYNOPSIS\n"
+	      "    blkmig migrate [--check | --patch FILE | --in-place] [--report DIR]\n"
+	      "                   [--root DIR] [--spatch PROG] [--cocci-dir DIR] [-j N]\n"
+	      "                   [OPTIONS] PATH...\n"
+	      "\n"
+	      "DESCRIPTION\n"
+	      "    The analyzer first lists every legacy completion site of PATH...\n"
+	      "    Then spatch applies blkmig's semantic patches, in their order, to a\n"
+	      "    private copy of the files that have sites; the analyzer analyses that\n"
+	      "    result with its cross-function facts (lock context, wrappers, byte\n"
+	      "    counts) and rewrites the sites spatch left; `blkmig verify` checks\n"
+	      "    the result.  No site is converted twice or two ways.  Every site that\n"
+	      "    is not converted is reported with its reason.  A file with any\n"
+	      "    problem (conflicting edits, a verify finding, spatch converting a site\n"
+	      "    the analyzer holds unsafe, read-only) is left byte-for-byte as it was\n"
+	      "    and reported.  Running migrate again on its output changes nothing.\n"
+	      "\n"
+	      "OPTIONS\n"
+	      "    --check\n"
+	      "        Change nothing; exit 1 when something would change (the default).\n"
+	      "    --patch FILE\n"
+	      "        Write one unified diff to FILE (- for standard output), for\n"
+	      "        `git apply -p1` or `patch -p1` in the --root directory.\n"
+	      "    --in-place\n"
+	      "        Replace the files atomically (temporary file, fsync, rename).\n"
+	      "    --report DIR\n"
+	      "        Write report.txt, report.json (analyzer/REPORT.md), report.sarif\n"
+	      "        and a self-contained report.html into DIR.\n"
+	      "    --root DIR\n"
+	      "        Name files in the patch relative to DIR (default: current dir).\n"
+	      "    --spatch PROG\n"
+	      "        The spatch to run (default: $SPATCH, then spatch in PATH).\n"
+	      "    --cocci-dir DIR\n"
+	      "        The semantic patches (default: $BLKMIG_COCCI_DIR, then\n"
+	      "        PREFIX/share/blkmig/cocci beside the installed binary, then the\n"
+	      "        source tree's cocci/ when run from build/).\n"
+	      "    -j N\n"
+	      "        Run N spatch workers and N analyzer parses at a time.\n"
+	      "\n",
+	      out);
+	bm_options_usage(out);
+	fputs("\nEXIT STATUS\n"
+	      "    --check: 0 nothing would change, 1 something would change.\n"
+	      "    --patch, --in-place: 0 every site converted or nothing to do, 1 sites\n"
+	      "    left for manual review or files left untouched.\n"
+	      "    2: usage error, missing spatch or cocci files, a path that does not\n"
+	      "    exist, or an I/O error.\n",
+	      out);
+}
+
+enum mode { MODE_CHECK, MODE_PATCH, MODE_IN_PLACE };
+
+struct mig_args {
+	enum mode mode;
+	int modes_given;
+	const char *patch, *report, *root, *spatch, *cocci_dir;
+	char **paths;
+	size_t npaths;
+};
+
+struct cand {
+	char *orig;		/* the file, as the analyzer named it */
+	char *tmp;		/* its private copy */
+	char *orig_data;
+	size_t orig_len;
+	char *spatched;		/* the private copy after spatch */
+	size_t spatched_len;
+	char *final;		/* the result (malloc'd), == orig_data contents if unchanged */
+	size_t final_len;
+	char *problem;		/* left untouched: why */
+	const char *problem_code;
+	size_t by_spatch, by_analyzer;
+};
+
+struct mig {
+	struct mig_args a;
+	struct bm_run inv;	/* inventory of the original files */
+	struct bm_run post;	/* analysis of spatch's result */
+	struct bm_run ver;	/* verify of the final result */
+	struct cand *c;
+	size_t nc;
+	char *tmpdir;
+	bool spatch_failed;
+	char *origin;		/* per inventory site: 's' spatch, 'a' analyzer, 0 neither */
+	struct cand **slots;	/* name -> candidate (index_cands) */
+	size_t nslots;
+};
+
+static int parse_args(struct bm_run *run, int argc, char **argv, struct mig_args *a)
+{
+	a->paths = xcalloc((size_t)argc + 1, sizeof(char *));
+	for (int i = 1; i < argc;) {
+		const char *s = argv[i];
+		const char **slot = NULL;
+		int r;
+
+		if (!strcmp(s, "--")) {
+			for (i++; i < argc; i++)
+				a->paths[a->npaths++] = argv[i];
+			break;
+		}
+		if (!strcmp(s, "--check") || !strcmp(s, "--in-place")) {
+			a->mode = s[2] == 'c' ? MODE_CHECK : MODE_IN_PLACE;
+			a->modes_given++;
+			i++;
+			continue;
+		}
+		if (!strcmp(s, "--patch")) {
+			slot = &a->patch;
+			a->mode = MODE_PATCH;
+			a->modes_given++;
+		} else if (!strcmp(s, "--report")) {
+			slot = &a->report;
+		} else if (!strcmp(s, "--root")) {
+			slot = &a->root;
+		} else if (!strcmp(s, "--spatch")) {
+			slot = &a->spatch;
+		} else if (!strcmp(s, "--cocci-dir")) {
+			slot = &a->cocci_dir;
+		}
+		if (slot) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "blkmig migrate: %s needs an argument\n", s);
+				return -1;
+			}
+			*slot = argv[i + 1];
+			i += 2;
+			continue;
+		}
+		r = bm_options_take(&run->opt, argc, argv, &i);
+		if (r < 0)
+			return -1;
+		if (r > 0)
+			continue;
+		if (s[0] == '-' && s[1]) {
+			fprintf(stderr, "blkmig migrate: unknown option '%s' (try blkmig migrate --help)\n",
+				s);
+			return -1;
+		}
+		a->paths[a->npaths++] = argv[i++];
+	}
+	if (a->modes_given > 1) {
+		fprintf(stderr, "blkmig migrate: give at most one of --check, --patch FILE, --in-place\n");
+		return -1;
+	}
+	if (!a->npaths) {
+		fprintf(stderr, "blkmig migrate: no PATH given (try blkmig migrate --help)\n");
+		return -1;
+	}
+	return 0;
+}
+
+static void copy_options(struct bm_options *dst, const struct bm_options *src)
+{
+	for (size_t i = 0; i < src->include_dirs.n; i++)
+		strlist_push(&dst->include_dirs, src->include_dirs.v[i]);
+	for (size_t i = 0; i < src->defines.n; i++)
+		strlist_push(&dst->defines, src->defines.v[i]);
+	dst->build_dir = src->build_dir ? xstrdup(src->build_dir) : NULL;
+	dst->kernel_tree = src->kernel_tree ? xstrdup(src->kernel_tree) : NULL;
+	dst->jobs = src->jobs;
+	dst->timeout = src->timeout;
+	dst->headers = src->headers;
+	dst->quiet = src->quiet;
+}
+
+static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	remove(p);
+	return 0;
+}
+
+static size_t hash_str(const char *s)
+{
+	size_t h = 5381;
+
+	while (*s)
+		h = h * 33 + (unsigned char)*s++;
+	return h;
+}
+
+/* Index both names of every candidate (open addressing, 4 slots per name). */
+static void index_cands(struct mig *m)
+{
+	m->nslots = 8 * m->nc + 8;
+	m->slots = xcalloc(m->nslots, sizeof(*m->slots));
+	for (size_t i = 0; i < m->nc; i++) {
+		const char *names[2] = { m->c[i].orig, m->c[i].tmp };
+
+		for (int k = 0; k < 2; k++) {
+			size_t h = hash_str(names[k]) % m->nslots;
+
+			while (m->slots[h])
+				h = (h + 1) % m->nslots;
+			m->slots[h] = &m->c[i];
+		}
+	}
+}
+
+static struct cand *cand_of(struct mig *m, const char *path)
+{
+	size_t h;
+
+	if (!m->nslots)
+		return NULL;
+	for (h = hash_str(path) % m->nslots; m->slots[h]; h = (h + 1) % m->nslots)
+		if (!strcmp(m->slots[h]->orig, path) || !strcmp(m->slots[h]->tmp, path))
+			return m->slots[h];
+	return NULL;
+}
+
+static void leave_untouched(struct cand *c, const char *code, const char *why)
+{
+	if (c->problem)
+		return;
+	c->problem = xstrdup(why);
+	c->problem_code = code;
+	free(c->final);
+	c->final = xmalloc(c->orig_len + 1);
+	memcpy(c->final, c->orig_data, c->orig_len + 1);
+	c->final_len = c->orig_len;
+}
+
+static int changed(const struct cand *c)
+{
+	return !c->problem &&
+	       (c->final_len != c->orig_len || memcmp(c->final, c->orig_data, c->orig_len));
+}
+
+/* Copy the files that have sites into the private tree: TMP/<n>/<base name>. */
+static int make_copies(struct mig *m)
+{
+	char tmpl[] = "/tmp/blkmig-migrate.XXXXXX";
+	const char *td = getenv("TMPDIR");
+	char *t = td && *td ? xasprintf("%s/blkmig-migrate.XXXXXX", td) : xstrdup(tmpl);
+	size_t cap = 0;
+
+	if (!mkdtemp(t)) {
+		fprintf(stderr, "blkmig migrate: cannot create a temporary directory %s: %s\n", t,
+			strerror(errno));
+		free(t);
+		return -1;
+	}
+	m->tmpdir = t;
+	for (size_t i = 0; i < m->inv.nfiles; i++) {
+		const struct bm_file *f = &m->inv.files[i];
+		struct cand *c;
+		char err[1024], *dir;
+		const char *base;
+
+		if (!f->nsites || f->status == BM_PARSE_SKIPPED)
+			continue;
+		grow((void **)&m->c, &cap, m->nc, sizeof(*m->c));
+		c = &m->c[m->nc];
+		memset(c, 0, sizeof(*c));
+		c->orig = xstrdup(f->path);
+		if (read_whole_file(f->path, &c->orig_data, &c->orig_len, err, sizeof(err)) < 0) {
+			fprintf(stderr, "blkmig migrate: %s\n", err);
+			free(c->orig);
+			continue;
+		}
+		base = strrchr(f->path, '/') ? strrchr(f->path, '/') + 1 : f->path;
+		dir = xasprintf("%s/%zu", t, m->nc);
+		c->tmp = xasprintf("%s/%s", dir, base);
+		if (mkdir(dir, 0700) < 0 ||
+		    atomic_replace_new(c->tmp, c->orig_data, c->orig_len, err, sizeof(err)) < 0) {
+			fprintf(stderr, "blkmig migrate: cannot copy %s: %s\n", f->path, err);
+			free(dir);
+			return -1;
+		}
+		free(dir);
+		c->final = xmalloc(c->orig_len + 1);
+		memcpy(c->final, c->orig_data, c->orig_len + 1);
+		c->final_len = c->orig_len;
+		if (f->status == BM_PARSE_FAILED)
+			leave_untouched(c, "unparsed", f->reason ? f->reason : "the file could not be parsed");
+		m->nc++;
+	}
+	return 0;
+}
+
+/* Run one spatch over the private tree; 0 on success. Output goes to a log file. */
+static int run_spatch(struct mig *m, const char *spatch, const char *cocci,
+		      const char *options, const char *macros)
+{
+	char *log = xasprintf("%s/spatch.log", m->tmpdir), *jobs;
+	struct bm_strlist av = { 0 };
+	char *optcopy = xstrdup(options), *tok, *save = NULL;
+	pid_t pid;
+	int status = 0, fd;
+
+	strlist_push(&av, spatch);
+	strlist_push(&av, "--sp-file");
+	strlist_push(&av, cocci);
+	for (tok = strtok_r(optcopy, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save))
+		strlist_push(&av, tok);
+	if (macros) {
+		strlist_push(&av, "--macro-file");
+		strlist_push(&av, macros);
+	}
+	/* coccicheck's MODE=patch: the patches' "virtual patch" rules */
+	strlist_push(&av, "-D");
+	strlist_push(&av, "patch");
+	strlist_push(&av, "--in-place");
+	strlist_push(&av, "--very-quiet");
+	strlist_push(&av, "--timeout");
+	jobs = xasprintf("%u", m->inv.opt.timeout ? m->inv.opt.timeout : 120);
+	strlist_push_owned(&av, jobs);
+	if (m->inv.opt.jobs > 1) {
+		strlist_push(&av, "-j");
+		strlist_push_owned(&av, xasprintf("%d", m->inv.opt.jobs));
+	}
+	strlist_push(&av, "--dir");
+	strlist_push(&av, m->tmpdir);
+	grow((void **)&av.v, &av.cap, av.n, sizeof(char *));
+	av.v[av.n] = NULL;
+	fflush(stderr);
+	pid = fork();
+	if (pid == 0) {
+		fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0600);
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		execv(spatch, av.v);
+		_exit(127);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) < 0)
+		status = -1;
+	free(optcopy);
+	free(log);
+	strlist_free(&av);
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+static void show_log_tail(const struct mig *m)
+{
+	char *log = xasprintf("%s/spatch.log", m->tmpdir), *data, err[256];
+	size_t len;
+
+	if (read_whole_file(log, &data, &len, err, sizeof(err)) == 0) {
+		size_t from = len > 1500 ? len - 1500 : 0;
+
+		fprintf(stderr, "%s", data + from);
+		free(data);
+	}
+	free(log);
+}
+
+/* "function\x1fcall\x1ftrimmed line text": what identifies a site across rewrites */
+static char *site_key(const struct bm_site *s, const char *data, size_t len)
+{
+	size_t a = s->offset < len ? s->offset : len, b;
+
+	while (a > 0 && data[a - 1] != '\n')
+		a--;
+	b = a;
+	while (b < len && data[b] != '\n')
+		b++;
+	while (a < b && (data[a] == ' ' || data[a] == '\t'))
+		a++;
+	while (b > a && (data[b - 1] == ' ' || data[b - 1] == '\t' || data[b - 1] == '\r'))
+		b--;
+	return xasprintf("%s\x1f%s\x1f%.*s", s->function ? s->function : "", s->call,
+			 (int)(b - a), data + a);
+}
+
+/* The lines [first, last] (1-based) the site's "before" text covers in @data. */
+static void before_range(const struct bm_site *s, const char *data, size_t len,
+			 unsigned *first, unsigned *last)
+{
+	unsigned nl = 0;
+	const char *p;
+	size_t blen = s->before ? strlen(s->before) : 0;
+
+	*first = *last = s->line;
+	if (!blen)
+		return;
+	for (size_t i = 0; i + 1 < blen; i++)
+		nl += s->before[i] == '\n';
+	p = memmem(data, len, s->before, blen);
+	/* the first occurrence that covers the call */
+	while (p && (size_t)(p - data) + blen <= s->offset)
+		p = memmem(p + 1, len - (size_t)(p + 1 - data), s->before, blen);
+	if (p && (size_t)(p - data) <= s->offset) {
+		unsigned line = 1;
+
+		for (const char *q = data; q < p; q++)
+			line += *q == '\n';
+		*first = line;
+		*last = line + nl;
+	}
+}
+
+static int precheck_target(const char *plan_path, void *ctx, char *err, size_t errlen)
+{
+	struct cand *c = cand_of(ctx, plan_path);
+
+	return atomic_precheck(c ? c->orig : plan_path, NULL, 0, NULL, err, errlen);
+}
+
+static int is_unsafe_reason(const char *code)
+{
+	static const char *const unsafe[] = { "lock_unknown", "rq_used_after_completion",
+					      "last_may_have_data", "work_not_movable",
+					      "wrapper_external_callers", "uptodate_unknown",
+					      "bytes_unknown" };
+
+	for (size_t i = 0; code && i < sizeof(unsafe) / sizeof(unsafe[0]); i++)
+		if (!strcmp(code, unsafe[i]))
+			return 1;
+	return 0;
+}
+
+/* Replace the private copies' names by the user's in a message. */
+static char *user_names(struct mig *m, const char *msg)
+{
+	char *s = xstrdup(msg ? msg : "");
+
+	for (size_t i = 0; i < m->nc; i++) {
+		char *p;
+
+		while ((p = strstr(s, m->c[i].tmp))) {
+			char *n = xasprintf("%.*s%s%s", (int)(p - s), s, m->c[i].orig,
+					    p + strlen(m->c[i].tmp));
+
+			free(s);
+			s = n;
+		}
+	}
+	return s;
+}
+
+static void set_manual(struct bm_site *s, const char *code, const char *text)
+{
+	s->verdict = BM_MANUAL;
+	s->reason_code = code;
+	free(s->reason_text);
+	s->reason_text = xstrdup(text);
+	free(s->after);
+	s->after = xstrdup("");
+	free(s->replacement);
+	s->replacement = xstrdup("");
+}
+
+/*
+ * Decide every inventory site's outcome from the post-spatch analysis: still there as
+ * auto (the analyzer converts it), still there as manual (reported), or gone (spatch
+ * converted it). Files where spatch converted a site the analyzer holds unsafe are
+ * left untouched.
+ */
+static void reconcile(struct mig *m, bool *used_post)
+{
+	struct cand **post_cand = xcalloc(m->post.nsites + 1, sizeof(*post_cand));
+
+	for (size_t j = 0; j < m->post.nsites; j++)
+		post_cand[j] = cand_of(m, m->post.sites[j].file);
+	for (size_t i = 0; i < m->nc; i++) {
+		char err[256];
+
+		if (read_whole_file(m->c[i].tmp, &m->c[i].spatched, &m->c[i].spatched_len, err,
+				    sizeof(err)) < 0)
+			m->c[i].spatched = NULL;
+	}
+	for (size_t i = 0; i < m->inv.nsites; i++) {
+		struct bm_site *s = &m->inv.sites[i];
+		struct cand *c = cand_of(m, s->file);
+		char *key;
+		size_t j;
+
+		if (!c)
+			continue;
+		key = site_key(s, c->orig_data, c->orig_len);
+		for (j = 0; j < m->post.nsites; j++) {
+			struct bm_site *p = &m->post.sites[j];
+			char *pkey;
+			int same;
+
+			if (used_post[j] || post_cand[j] != c || !c->spatched)
+				continue;
+			pkey = site_key(p, c->spatched, c->spatched_len);
+			same = !strcmp(key, pkey);
+			free(pkey);
+			if (same)
+				break;
+		}
+		free(key);
+		if (j < m->post.nsites) {
+			struct bm_site *p = &m->post.sites[j];
+
+			used_post[j] = true;
+			m->origin[i] = p->verdict == BM_AUTO ? 'a' : 0;
+			if (p->verdict == BM_MANUAL) {
+				char *t = user_names(m, p->reason_text);
+
+				set_manual(s, p->reason_code, t);
+				free(t);
+			} else {
+				c->by_analyzer++;
+			}
+			continue;
+		}
+		/* spatch converted it */
+		if (s->verdict == BM_MANUAL && is_unsafe_reason(s->reason_code)) {
+			char *why = xasprintf("spatch converted %s at line %u, but the analyzer "
+					      "holds it unsafe (%s)", s->call, s->line,
+					      s->reason_code);
+
+			leave_untouched(c, "tools_disagree", why);
+			free(why);
+		} else {
+			c->by_spatch++;
+			m->origin[i] = 's';
+		}
+	}
+	free(post_cand);
+}
+
+/* Does @text still call @name (an identifier followed by "(")? */
+static int still_calls(const char *text, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = strstr(text, name); p; p = strstr(p + 1, name)) {
+		const char *q = p + n;
+		char before = p > text ? p[-1] : ' ';
+
+		if (before == '_' || (before >= 'a' && before <= 'z') ||
+		    (before >= 'A' && before <= 'Z') || (before >= '0' && before <= '9'))
+			continue;
+		while (*q == ' ' || *q == '\t' || *q == '\n')
+			q++;
+		if (*q == '(')
+			return 1;
+	}
+	return 0;
+}
+
+/* @text on one line: runs of white space become one space, trimmed. */
+static char *collapse_space(const char *text)
+{
+	char *r = xmalloc(strlen(text) + 1), *o = r;
+	bool space = false;
+
+	for (const char *p = text; *p; p++) {
+		if (*p == ' ' || *p == '\t' || *p == '\n') {
+			space = o != r;
+			continue;
+		}
+		if (space)
+			*o++ = ' ';
+		space = false;
+		*o++ = *p;
+	}
+	*o = '\0';
+	return r;
+}
+
+/* Final outcome of each inventory site for the report and the summary. */
+static void finish_sites(struct mig *m, size_t *converted, size_t *by_spatch)
+{
+	*converted = *by_spatch = 0;
+	for (size_t i = 0; i < m->inv.nsites; i++) {
+		struct bm_site *s = &m->inv.sites[i];
+		struct cand *c = cand_of(m, s->file);
+		unsigned first, last;
+
+		if (!c) {
+			if (s->verdict == BM_AUTO)
+				set_manual(s, "unparsed", "the file was not converted");
+			continue;
+		}
+		if (c->problem) {
+			if (s->verdict == BM_AUTO || !s->reason_code ||
+			    !strcmp(c->problem_code, "file_not_writable"))
+				set_manual(s, c->problem_code, c->problem);
+			continue;
+		}
+		if (s->verdict == BM_MANUAL)
+			continue;
+		before_range(s, c->orig_data, c->orig_len, &first, &last);
+		free(s->after);
+		s->after = udiff_new_lines(c->orig_data, c->orig_len, c->final, c->final_len,
+					   first, last);
+		if (!s->after)
+			s->after = xstrdup("");
+		/* The oracle: a site counts as converted only if its call is gone from its
+		 * lines. One that spatch skipped and the second analysis did not see stays,
+		 * and is reported rather than lost. */
+		if (still_calls(s->after, s->call)) {
+			char *why = xasprintf("%s is still called here after spatch and the analyzer "
+					      "(spatch skipped it and the analysis of its output did "
+					      "not find it)", s->call);
+
+			set_manual(s, "unparsed", why);
+			free(why);
+			continue;
+		}
+		(*converted)++;
+		if (m->origin && m->origin[i] == 's') {
+			/* spatch's rewrite, not the analyzer's proposal, is what happened */
+			(*by_spatch)++;
+			free(s->replacement);
+			s->replacement = collapse_space(s->after);
+			for (size_t k = 0; k < s->nedits; k++) {
+				free(s->edits[k].file);
+				free(s->edits[k].text);
+			}
+			free(s->edits);
+			s->edits = NULL;
+			s->nedits = 0;
+		}
+	}
+}
+
+static int write_reports(struct mig *m, const char *dir)
+{
+	char *p;
+	FILE *f;
+	int rc = 0;
+	json_t *j;
+	json_error_t jerr;
+
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+		fprintf(stderr, "blkmig migrate: cannot create %s: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	m->inv.command = "migrate";
+	/* the verify findings of the result belong to the report */
+	for (size_t i = 0; i < m->ver.nfindings; i++) {
+		struct bm_finding *src = &m->ver.findings[i], *d;
+		char *file = user_names(m, src->file);
+
+		grow((void **)&m->inv.findings, &m->inv.findings_cap, m->inv.nfindings,
+		     sizeof(*m->inv.findings));
+		d = &m->inv.findings[m->inv.nfindings++];
+		*d = *src;
+		d->file = file;
+		d->function = xstrdup(src->function ? src->function : "");
+		d->message = user_names(m, src->message);
+	}
+	static const struct {
+		const char *name;
+		int (*fn)(const struct bm_run *, FILE *);
+	} writers[] = { { "report.txt", bm_report_text },
+			{ "report.json", bm_report_json },
+			{ "report.sarif", bm_report_sarif } };
+	for (size_t w = 0; w < 3; w++) {
+		p = xasprintf("%s/%s", dir, writers[w].name);
+		f = fopen(p, "w");
+		if (!f || writers[w].fn(&m->inv, f) || fclose(f)) {
+			fprintf(stderr, "blkmig migrate: cannot write %s\n", p);
+			rc = -1;
+		}
+		free(p);
+	}
+	p = xasprintf("%s/report.json", dir);
+	j = json_load_file(p, 0, &jerr);
+	free(p);
+	p = xasprintf("%s/report.html", dir);
+	f = fopen(p, "w");
+	if (!j || !f || html_report_write(f, j) || fclose(f)) {
+		fprintf(stderr, "blkmig migrate: cannot write %s\n", p);
+		rc = -1;
+	}
+	free(p);
+	json_decref(j);
+	return rc;
+}
+
+static void mig_free(struct mig *m)
+{
+	if (m->tmpdir) {
+		nftw(m->tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+		free(m->tmpdir);
+	}
+	for (size_t i = 0; i < m->nc; i++) {
+		free(m->c[i].orig);
+		free(m->c[i].tmp);
+		free(m->c[i].orig_data);
+		free(m->c[i].spatched);
+		free(m->c[i].final);
+		free(m->c[i].problem);
+	}
+	free(m->c);
+	free(m->origin);
+	free(m->slots);
+	free(m->a.paths);
+	bm_run_free(&m->inv);
+	bm_run_free(&m->post);
+	bm_run_free(&m->ver);
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+int cmd_migrate(int argc, char **argv)
+{
+	struct mig m;
+	struct bm_strlist cocci = { 0 }, copts = { 0 }, tmp_paths = { 0 };
+	char err[2048], *spatch = NULL, *cdir = NULL, *macros = NULL;
+	struct rw_plan plan = { 0 };
+	bool *used_post = NULL;
+	size_t converted = 0, by_spatch = 0, nchanged = 0;
+	int rc = BM_EXIT_CLEAN, failed_writes = 0;
+	double t0 = now_s();
+
+	memset(&m, 0, sizeof(m));
+	bm_run_init(&m.inv, "migrate");
+	bm_run_init(&m.post, "migrate");
+	bm_run_init(&m.ver, "verify");
+	if (parse_args(&m.inv, argc, argv, &m.a) ||
+	    check_paths_exist("migrate", m.a.paths, m.a.npaths) < 0) {
+		rc = BM_EXIT_USAGE;
+		goto out;
+	}
+	progress_enable(m.inv.opt.quiet);
+	if (!(spatch = find_spatch(m.a.spatch, err, sizeof(err))) ||
+	    !(cdir = find_cocci_dir(m.a.cocci_dir, err, sizeof(err))) ||
+	    cocci_files(cdir, &cocci, &copts, err, sizeof(err)) < 0) {
+		fprintf(stderr, "blkmig migrate: %s\n", err);
+		rc = BM_EXIT_USAGE;
+		goto out;
+	}
+	macros = cocci_macro_file(cdir);
+
+	/* 1. the inventory */
+	if (bm_analyze(&m.inv, m.a.paths, m.a.npaths) < 0) {
+		rc = BM_EXIT_USAGE;
+		goto out;
+	}
+	if (make_copies(&m) < 0) {
+		rc = BM_EXIT_USAGE;
+		goto out;
+	}
+	index_cands(&m);
+
+	if (m.nc) {
+		/* 2. spatch on the private copies */
+		for (size_t i = 0; i < cocci.n; i++) {
+			const char *name = strrchr(cocci.v[i], '/') + 1;
+
+			progress_begin(name, m.nc);
+			if (run_spatch(&m, spatch, cocci.v[i], copts.v[i], macros) < 0) {
+				progress_end();
+				fprintf(stderr, "blkmig migrate: spatch failed on %s; continuing with "
+					"the analyzer alone. spatch said:\n", name);
+				show_log_tail(&m);
+				m.spatch_failed = true;
+				break;
+			}
+			progress_end();
+		}
+		if (m.spatch_failed) {
+			/* undo whatever spatch did: the analyzer converts from the originals */
+			for (size_t i = 0; i < m.nc; i++)
+				atomic_replace_new(m.c[i].tmp, m.c[i].orig_data, m.c[i].orig_len, err,
+						   sizeof(err));
+		}
+
+		/* 3. the analyzer on spatch's result: the sites spatch left */
+		copy_options(&m.post.opt, &m.inv.opt);
+		for (size_t i = 0; i < m.nc; i++) {
+			char *d = xstrdup(m.c[i].orig), *slash = strrchr(d, '/');
+
+			if (slash)
+				*slash = '\0';
+			else
+				strcpy(d, ".");
+			if (!strlist_has(&m.post.opt.include_dirs, d))
+				strlist_push(&m.post.opt.include_dirs, d);
+			free(d);
+			strlist_push(&tmp_paths, m.c[i].tmp);
+		}
+		m.post.opt.quiet = true;
+		if (bm_analyze(&m.post, tmp_paths.v, tmp_paths.n) < 0) {
+			rc = BM_EXIT_USAGE;
+			goto out;
+		}
+		used_post = xcalloc(m.post.nsites + 1, sizeof(bool));
+		m.origin = xcalloc(m.inv.nsites + 1, 1);
+		reconcile(&m, used_post);
+		rw_plan_build(&m.post, m.a.mode == MODE_IN_PLACE ? precheck_target : NULL, &m,
+			      &plan);
+		for (size_t i = 0; i < m.nc; i++) {
+			struct cand *c = &m.c[i];
+			struct rw_file *pf = NULL;
+			char *data;
+			size_t len;
+
+			for (size_t k = 0; k < plan.n; k++)
+				if (!strcmp(plan.files[k].path, c->tmp))
+					pf = &plan.files[k];
+			if (c->problem)
+				continue;
+			if (pf && pf->problem) {
+				char *t = user_names(&m, pf->problem);
+
+				leave_untouched(c, "conflicting_edits", t);
+				free(t);
+				continue;
+			}
+			if (pf && pf->new) {
+				data = xmalloc(pf->new_len + 1);
+				memcpy(data, pf->new, pf->new_len + 1);
+				len = pf->new_len;
+			} else if (read_whole_file(c->tmp, &data, &len, err, sizeof(err)) < 0) {
+				leave_untouched(c, "unparsed", err);
+				continue;
+			}
+			free(c->final);
+			c->final = data;
+			c->final_len = len;
+		}
+		/* the analyzer's sites that the plan could not apply */
+		for (size_t j = 0; j < m.post.nsites; j++) {
+			struct bm_site *p = &m.post.sites[j];
+			struct cand *c = cand_of(&m, p->file);
+
+			if (c && !c->problem && p->verdict == BM_MANUAL && p->reason_code &&
+			    (!strcmp(p->reason_code, "conflicting_edits") ||
+			     !strcmp(p->reason_code, "file_not_writable"))) {
+				char *t = user_names(&m, p->reason_text);
+
+				leave_untouched(c, p->reason_code, t);
+				free(t);
+			}
+		}
+		if (m.a.mode == MODE_IN_PLACE) {
+			for (size_t i = 0; i < m.nc; i++)
+				if (changed(&m.c[i]) && atomic_precheck(m.c[i].orig, NULL, 0, NULL, err,
+									sizeof(err)) < 0)
+					leave_untouched(&m.c[i], "file_not_writable", err);
+		}
+
+		/* 4. verify the result */
+		{
+			struct bm_strlist vpaths = { 0 };
+
+			for (size_t i = 0; i < m.nc; i++) {
+				if (!changed(&m.c[i]))
+					continue;
+				if (atomic_replace_new(m.c[i].tmp, m.c[i].final, m.c[i].final_len, err,
+						       sizeof(err)) < 0)
+					leave_untouched(&m.c[i], "unparsed", err);
+				else
+					strlist_push(&vpaths, m.c[i].tmp);
+			}
+			copy_options(&m.ver.opt, &m.post.opt);
+			if (vpaths.n && bm_verify(&m.ver, vpaths.v, vpaths.n) < 0) {
+				strlist_free(&vpaths);
+				rc = BM_EXIT_USAGE;
+				goto out;
+			}
+			strlist_free(&vpaths);
+			for (size_t i = 0; i < m.ver.nfindings; i++) {
+				struct bm_finding *f = &m.ver.findings[i];
+				struct cand *c = cand_of(&m, f->file);
+				char *t;
+
+				if (!c || f->kind == BM_FIND_LEGACY_CALL)
+					continue;
+				t = xasprintf("verify: %s:%u: %s", c->orig, f->line, f->message);
+				leave_untouched(c, "verify_failed", t);
+				free(t);
+			}
+		}
+	}
+
+	finish_sites(&m, &converted, &by_spatch);
+	for (size_t i = 0; i < m.nc; i++)
+		nchanged += changed(&m.c[i]);
+
+	/* 5. output */
+	if (m.a.mode == MODE_PATCH) {
+		FILE *out = strcmp(m.a.patch, "-") ? fopen(m.a.patch, "w") : stdout;
+
+		if (!out) {
+			fprintf(stderr, "blkmig migrate: cannot write %s: %s\n", m.a.patch,
+				strerror(errno));
+			rc = BM_EXIT_USAGE;
+			goto out;
+		}
+		for (size_t i = 0; i < m.nc && rc != BM_EXIT_USAGE; i++) {
+			char *name;
+
+			if (!changed(&m.c[i]))
+				continue;
+			name = patch_name(m.c[i].orig, m.a.root, err, sizeof(err));
+			if (!name) {
+				fprintf(stderr, "blkmig migrate: %s\n", err);
+				rc = BM_EXIT_USAGE;
+				break;
+			}
+			if (udiff_write(out, name, m.c[i].orig_data, m.c[i].orig_len, m.c[i].final,
+					m.c[i].final_len, 3) < 0)
+				rc = BM_EXIT_USAGE;
+			free(name);
+		}
+		if (fflush(out) || (out != stdout && fclose(out)) || rc == BM_EXIT_USAGE) {
+			fprintf(stderr, "blkmig migrate: writing %s failed\n", m.a.patch);
+			rc = BM_EXIT_USAGE;
+			goto out;
+		}
+	} else if (m.a.mode == MODE_IN_PLACE) {
+		for (size_t i = 0; i < m.nc; i++) {
+			struct cand *c = &m.c[i];
+
+			if (!changed(c))
+				continue;
+			if (atomic_replace(c->orig, c->final, c->final_len, c->orig_data, c->orig_len,
+					   err, sizeof(err)) < 0) {
+				fprintf(stderr, "blkmig migrate: %s\n", err);
+				failed_writes++;
+			}
+		}
+	}
+	for (size_t i = 0; i < m.nc; i++)
+		if (m.c[i].problem)
+			fprintf(stderr, "blkmig migrate: %s: left untouched (%s): %s\n", m.c[i].orig,
+				m.c[i].problem_code, m.c[i].problem);
+	if (m.a.report && write_reports(&m, m.a.report) < 0)
+		rc = BM_EXIT_USAGE;
+
+	fix_summary(&m.inv, "migrate", converted, nchanged, m.a.mode == MODE_IN_PLACE,
+		    m.a.mode == MODE_CHECK);
+	if (m.inv.nsites && converted)
+		fprintf(stderr, "blkmig migrate: %zu by spatch, %zu by the analyzer%s; %.1fs\n",
+			by_spatch, converted - by_spatch,
+			m.spatch_failed ? " (spatch failed: analyzer alone)" : "", now_s() - t0);
+	if (rc == BM_EXIT_USAGE)
+		goto out;
+	if (m.inv.io_errors)
+		rc = BM_EXIT_USAGE;
+	else if (m.a.mode == MODE_CHECK)
+		rc = nchanged ? BM_EXIT_FINDINGS : BM_EXIT_CLEAN;
+	else if (failed_writes || bm_run_exit_code(&m.inv) != BM_EXIT_CLEAN)
+		rc = BM_EXIT_FINDINGS;
+out:
+	rw_plan_free(&plan);
+	free(used_post);
+	free(spatch);
+	free(cdir);
+	free(macros);
+	strlist_free(&cocci);
+	strlist_free(&copts);
+	strlist_free(&tmp_paths);
+	mig_free(&m);
+	return rc;
+}

@@ -1,0 +1,64 @@
+# analyzer/migrate.mk — build rules for the migrate side of blkmig: the edit applier,
+# unified-diff and atomic writers, fix/migrate, the HTML report, and their test drivers.
+# Included from tests/migrate/suite.mk (the top-level Makefile auto-includes suites).
+#
+# analyzer/analyzer.mk builds every analyzer/*.c into build/blkmig, so the sources here
+# (edit_apply.c, udiff.c, atomic_write.c, html_report.c, cmd_fix.c, cmd_migrate.c ...)
+# need no rule of their own.
+
+MIGRATE_CORE_SRCS := $(TOP)/analyzer/edit_apply.c $(TOP)/analyzer/udiff.c \
+	$(TOP)/analyzer/atomic_write.c $(TOP)/analyzer/html_report.c
+
+MIGRATE_TBUILD := $(BUILD)/migrate
+MIGRATE_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -I$(TOP)/analyzer
+
+$(MIGRATE_TBUILD)/unit_edits: $(TOP)/tests/migrate/unit_edits.c $(TOP)/analyzer/edit_apply.c \
+		$(TOP)/analyzer/atomic_write.c $(wildcard $(TOP)/analyzer/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(MIGRATE_CFLAGS) -o $@ $(filter %.c,$^)
+
+$(MIGRATE_TBUILD)/udiff_driver: $(TOP)/tests/migrate/udiff_driver.c $(TOP)/analyzer/udiff.c \
+		$(TOP)/analyzer/atomic_write.c $(wildcard $(TOP)/analyzer/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(MIGRATE_CFLAGS) -o $@ $(filter %.c,$^)
+
+MIGRATE_TEST_BINS := $(MIGRATE_TBUILD)/unit_edits $(MIGRATE_TBUILD)/udiff_driver
+
+# ---- tree generator and benchmark (make bench -> bench-tree) -------------------------
+$(MIGRATE_TBUILD)/gentree: $(TOP)/tests/migrate/gen/gentree.c $(wildcard $(TOP)/tests/migrate/gen/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(MIGRATE_CFLAGS) -o $@ $<
+
+BENCHES += tree
+.PHONY: bench-tree
+bench-tree: $(MIGRATE_TBUILD)/gentree
+	@TOP=$(TOP) BUILD=$(BUILD) GENTREE=$(MIGRATE_TBUILD)/gentree bash $(TOP)/tests/migrate/bench.sh
+
+$(MIGRATE_TBUILD)/html_driver: $(TOP)/tests/migrate/html_driver.c $(TOP)/analyzer/html_report.c \
+		$(TOP)/analyzer/html_report.h
+	@mkdir -p $(@D)
+	$(CC) $(MIGRATE_CFLAGS) -D_GNU_SOURCE -o $@ $(filter %.c,$^) -ljansson
+
+MIGRATE_TEST_BINS += $(MIGRATE_TBUILD)/html_driver
+
+# ---- install: blkmig, its man page and the shim sources (the cocci part installs the
+# semantic patches under $(PREFIX)/share/blkmig/cocci, where blkmig looks for them) ----
+INSTALL_STEPS += install-blkmig
+.PHONY: install-blkmig
+install-blkmig: $(BUILD)/blkmig
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/blkmig/shims
+	install -m 755 $(BUILD)/blkmig $(DESTDIR)$(PREFIX)/bin/blkmig
+	install -m 644 $(TOP)/analyzer/blkmig.1 $(DESTDIR)$(PREFIX)/share/man/man1/blkmig.1
+	cd $(TOP)/shims && find . -type f \( -name '*.c' -o -name '*.h' -o -name Kbuild \
+		-o -name Makefile -o -name '*.md' \) \
+		-exec install -D -m 644 {} $(DESTDIR)$(PREFIX)/share/blkmig/shims/{} \;
+
+$(MIGRATE_TBUILD)/unit_plan: $(TOP)/tests/migrate/unit_plan.c $(TOP)/analyzer/rewrite_plan.c \
+		$(TOP)/analyzer/rewrite_output.c $(TOP)/analyzer/edit_apply.c \
+		$(TOP)/analyzer/atomic_write.c $(TOP)/analyzer/udiff.c $(TOP)/analyzer/util.c \
+		$(TOP)/analyzer/run.c $(wildcard $(TOP)/analyzer/*.h)
+	@mkdir -p $(@D)
+	$(CC) $(MIGRATE_CFLAGS) -D_GNU_SOURCE -o $@ $(filter %.c,$^)
+
+MIGRATE_TEST_BINS += $(MIGRATE_TBUILD)/unit_plan

@@ -1,0 +1,192 @@
+/*
+ * rewrite_plan.c - per-file application of the run's edits (see rewrite_plan.h).
+ */
+#include "rewrite_plan.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomic_write.h"
+#include "edit_apply.h"
+#include "util.h"
+
+static int file_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct rw_file *)a)->path, ((const struct rw_file *)b)->path);
+}
+
+static void fail_site(struct bm_site *s, const char *code, const char *why)
+{
+	s->verdict = BM_MANUAL;
+	s->reason_code = code;
+	free(s->reason_text);
+	s->reason_text = xstrdup(why);
+	free(s->after);
+	s->after = xstrdup("");
+	free(s->replacement);
+	s->replacement = xstrdup("");
+	s->confidence = "low";
+}
+
+/* Fail every auto site with an edit in @f. Returns how many were failed. */
+static size_t fail_sites_in(struct bm_run *run, const struct rw_file *f, const char *code)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < run->nsites; i++) {
+		struct bm_site *s = &run->sites[i];
+
+		if (s->verdict != BM_AUTO)
+			continue;
+		for (size_t j = 0; j < s->nedits; j++) {
+			if (!strcmp(s->edits[j].file, f->path)) {
+				char *why = xasprintf("%s: %s", f->path, f->problem);
+
+				fail_site(s, code, why);
+				free(why);
+				n++;
+				break;
+			}
+		}
+	}
+	return n;
+}
+
+/* Apply the current auto sites' edits of @f; 1 on conflict (f->problem set). */
+static int apply_file(struct bm_run *run, struct rw_file *f, struct bm_site **conflict_a,
+		      struct bm_site **conflict_b)
+{
+	struct text_edit *e = NULL;
+	size_t n = 0, cap = 0, sites = 0;
+	struct edit_result r;
+	int rc;
+
+	for (size_t i = 0; i < run->nsites; i++) {
+		struct bm_site *s = &run->sites[i];
+		bool counted = false;
+
+		if (s->verdict != BM_AUTO)
+			continue;
+		for (size_t j = 0; j < s->nedits; j++) {
+			if (strcmp(s->edits[j].file, f->path))
+				continue;
+			grow((void **)&e, &cap, n, sizeof(*e));
+			e[n].start = s->edits[j].start;
+			e[n].end = s->edits[j].end;
+			e[n].text = s->edits[j].text;
+			e[n].site = (int)i;
+			n++;
+			if (!counted)
+				sites++;
+			counted = true;
+		}
+	}
+	free(f->new);
+	f->new = NULL;
+	f->nsites = 0;
+	rc = edits_apply(f->old, f->old_len, e, n, &r);
+	if (rc == 0) {
+		if (n) {
+			f->new = r.data;
+			f->new_len = r.len;
+			r.data = NULL;
+			f->nsites = sites;
+		}
+	} else if (rc == 1) {
+		*conflict_a = &run->sites[r.conflicts[0].site_a];
+		*conflict_b = &run->sites[r.conflicts[0].site_b];
+		free(f->problem);
+		f->problem = xasprintf("edits of the sites at lines %u and %u overlap",
+				       (*conflict_a)->line, (*conflict_b)->line);
+	} else {
+		free(f->problem);
+		f->problem = xasprintf("an edit lies outside the file (%s)", r.error);
+		rc = 1;
+	}
+	edit_result_free(&r);
+	free(e);
+	return rc;
+}
+
+int rw_plan_build(struct bm_run *run, rw_precheck_fn precheck, void *ctx,
+		  struct rw_plan *plan)
+{
+	size_t cap = 0, before_auto = 0, after_auto = 0;
+	bool changed;
+
+	memset(plan, 0, sizeof(*plan));
+	for (size_t i = 0; i < run->nsites; i++) {
+		const struct bm_site *s = &run->sites[i];
+
+		if (s->verdict != BM_AUTO)
+			continue;
+		before_auto++;
+		for (size_t j = 0; j < s->nedits; j++) {
+			bool seen = false;
+
+			for (size_t k = 0; k < plan->n && !seen; k++)
+				seen = !strcmp(plan->files[k].path, s->edits[j].file);
+			if (seen)
+				continue;
+			grow((void **)&plan->files, &cap, plan->n, sizeof(*plan->files));
+			memset(&plan->files[plan->n], 0, sizeof(plan->files[0]));
+			plan->files[plan->n++].path = xstrdup(s->edits[j].file);
+		}
+	}
+	if (plan->n)
+		qsort(plan->files, plan->n, sizeof(*plan->files), file_cmp);
+
+	/* Read every file once; check it up front so nothing is half written later. */
+	for (size_t k = 0; k < plan->n; k++) {
+		struct rw_file *f = &plan->files[k];
+		char err[1024];
+
+		if (read_whole_file(f->path, &f->old, &f->old_len, err, sizeof(err)) < 0) {
+			f->old = NULL;
+			f->problem = xstrdup(err);
+		} else if (precheck && precheck(f->path, ctx, err, sizeof(err)) < 0) {
+			f->problem = xstrdup(err);
+		}
+		if (f->problem)
+			fail_sites_in(run, f, "file_not_writable");
+	}
+	/* Failing a site removes its edits from other files: recompute until stable. */
+	do {
+		changed = false;
+		for (size_t k = 0; k < plan->n; k++) {
+			struct rw_file *f = &plan->files[k];
+			struct bm_site *a = NULL, *b = NULL;
+
+			if (f->problem) {
+				free(f->new);
+				f->new = NULL;
+				f->nsites = 0;
+				continue;
+			}
+			if (apply_file(run, f, &a, &b) == 1) {
+				fail_sites_in(run, f, "conflicting_edits");
+				changed = true;
+			}
+		}
+	} while (changed);
+
+	for (size_t i = 0; i < run->nsites; i++)
+		if (run->sites[i].verdict == BM_AUTO)
+			after_auto++;
+	plan->sites_converted = after_auto;
+	plan->sites_failed = before_auto - after_auto;
+	return 0;
+}
+
+void rw_plan_free(struct rw_plan *plan)
+{
+	for (size_t k = 0; k < plan->n; k++) {
+		free(plan->files[k].path);
+		free(plan->files[k].old);
+		free(plan->files[k].new);
+		free(plan->files[k].problem);
+	}
+	free(plan->files);
+	memset(plan, 0, sizeof(*plan));
+}

@@ -1,0 +1,403 @@
+/*
+ * udiff.c - Myers line diff and unified-diff output (see udiff.h).
+ *
+ * The rewrites touch a few lines of a file, so after trimming the equal head and tail
+ * the edit distance D is small and the O(D^2) memory of keeping every Myers frontier is
+ * fine. A pathological pair (D above MAX_D) falls back to replacing the whole middle,
+ * which is still a correct diff, only a larger one.
+ */
+#include "udiff.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_D 20000
+
+struct line {
+	const char *s;
+	size_t len;		/* including the '\n' when there is one */
+	uint64_t hash;
+};
+
+/* An edit script entry: ' ' keep, '-' delete old line, '+' insert new line. */
+struct op {
+	char kind;
+	size_t a, b;		/* line index in old (for ' ' and '-') and new (' ' and '+') */
+};
+
+static size_t split_lines(const char *s, size_t len, struct line **out)
+{
+	size_t n = 0, cap = 64, i, start = 0;
+	struct line *v = malloc(cap * sizeof(*v));
+
+	if (!v)
+		return (size_t)-1;
+	for (i = 0; i <= len; i++) {
+		if (i == len ? i > start : s[i] == '\n') {
+			size_t end = i == len ? i : i + 1;
+			uint64_t h = 1469598103934665603ULL;
+			size_t k;
+
+			if (n == cap) {
+				struct line *nv = realloc(v, (cap *= 2) * sizeof(*v));
+
+				if (!nv) {
+					free(v);
+					return (size_t)-1;
+				}
+				v = nv;
+			}
+			for (k = start; k < end; k++)
+				h = (h ^ (unsigned char)s[k]) * 1099511628211ULL;
+			v[n].s = s + start;
+			v[n].len = end - start;
+			v[n].hash = h;
+			n++;
+			start = end;
+		}
+	}
+	*out = v;
+	return n;
+}
+
+static int line_eq(const struct line *x, const struct line *y)
+{
+	return x->hash == y->hash && x->len == y->len && memcmp(x->s, y->s, x->len) == 0;
+}
+
+struct script {
+	struct op *ops;
+	size_t n, cap;
+};
+
+static int push(struct script *sc, char kind, size_t a, size_t b)
+{
+	if (sc->n == sc->cap) {
+		size_t cap = sc->cap ? sc->cap * 2 : 256;
+		struct op *ops = realloc(sc->ops, cap * sizeof(*ops));
+
+		if (!ops)
+			return -1;
+		sc->ops = ops;
+		sc->cap = cap;
+	}
+	sc->ops[sc->n].kind = kind;
+	sc->ops[sc->n].a = a;
+	sc->ops[sc->n].b = b;
+	sc->n++;
+	return 0;
+}
+
+/*
+ * Myers diff of A[a0..a1) and B[b0..b1); appends ops in reverse order to @rev.
+ * Returns 0, 1 when D exceeded MAX_D (nothing appended), -1 on memory error.
+ */
+static int myers(const struct line *A, size_t a0, size_t a1, const struct line *B,
+		 size_t b0, size_t b1, struct script *rev)
+{
+	long N = (long)(a1 - a0), M = (long)(b1 - b0), max = N + M, d, k;
+	long **trace;
+	long *v, off;
+	long found = -1;
+
+	if (max > 2 * MAX_D)
+		max = 2 * MAX_D;
+	trace = calloc((size_t)max + 1, sizeof(*trace));
+	if (!trace)
+		return -1;
+	off = max + 1;
+	v = calloc(2 * (size_t)max + 3, sizeof(*v));
+	if (!v) {
+		free(trace);
+		return -1;
+	}
+	for (d = 0; d <= max && d <= MAX_D; d++) {
+		for (k = -d; k <= d; k += 2) {
+			long x, y;
+
+			if (k == -d || (k != d && v[off + k - 1] < v[off + k + 1]))
+				x = v[off + k + 1];
+			else
+				x = v[off + k - 1] + 1;
+			y = x - k;
+			while (x < N && y < M && line_eq(&A[a0 + x], &B[b0 + y])) {
+				x++;
+				y++;
+			}
+			v[off + k] = x;
+			if (x >= N && y >= M) {
+				found = d;
+				break;
+			}
+		}
+		/* keep the frontier after step d (range -d..d) */
+		trace[d] = malloc((2 * (size_t)d + 1) * sizeof(long));
+		if (!trace[d]) {
+			found = -2;
+			break;
+		}
+		memcpy(trace[d], &v[off - d], (2 * (size_t)d + 1) * sizeof(long));
+		if (found >= 0)
+			break;
+	}
+	if (found < 0) {
+		for (k = 0; k <= max; k++)
+			free(trace[k]);
+		free(trace);
+		free(v);
+		return found == -2 ? -1 : 1;
+	}
+	/* Backtrack from (N, M) through the kept frontiers. */
+	{
+		long x = N, y = M;
+
+		for (d = found; d > 0; d--) {
+			long *pv = trace[d - 1];
+			long kk = x - y, prev_k, px, py;
+
+#define PV(kx) pv[(kx) + (d - 1)]
+			if (kk == -d || (kk != d && PV(kk - 1) < PV(kk + 1)))
+				prev_k = kk + 1;
+			else
+				prev_k = kk - 1;
+			px = PV(prev_k);
+#undef PV
+			py = px - prev_k;
+			while (x > px && y > py) {
+				x--;
+				y--;
+				if (push(rev, ' ', a0 + x, b0 + y))
+					goto oom;
+			}
+			if (x == px) {
+				y--;
+				if (push(rev, '+', a0 + x, b0 + y))
+					goto oom;
+			} else {
+				x--;
+				if (push(rev, '-', a0 + x, b0 + y))
+					goto oom;
+			}
+		}
+		while (x > 0 && y > 0) {
+			x--;
+			y--;
+			if (push(rev, ' ', a0 + x, b0 + y))
+				goto oom;
+		}
+	}
+	for (k = 0; k <= found; k++)
+		free(trace[k]);
+	free(trace);
+	free(v);
+	return 0;
+oom:
+	for (k = 0; k <= found; k++)
+		free(trace[k]);
+	free(trace);
+	free(v);
+	return -1;
+}
+
+static int put_line(FILE *out, char mark, const struct line *l)
+{
+	if (fputc(mark, out) == EOF || fwrite(l->s, 1, l->len, out) != l->len)
+		return -1;
+	if (l->len == 0 || l->s[l->len - 1] != '\n') {
+		if (fputs("\n\\ No newline at end of file\n", out) == EOF)
+			return -1;
+	}
+	return 0;
+}
+
+/* Hunk header counts: a range of 0 lines starts at the line before it (GNU convention). */
+static void range(FILE *out, char sign, size_t start, size_t count)
+{
+	if (count == 1)
+		fprintf(out, " %c%zu", sign, start + 1);
+	else
+		fprintf(out, " %c%zu,%zu", sign, count ? start + 1 : start, count);
+}
+
+static int emit(FILE *out, const char *path, const struct line *A, const struct line *B,
+		const struct op *ops, size_t nops, int context)
+{
+	size_t i = 0, hunks = 0;
+
+	while (i < nops) {
+		size_t first, last, j, a_start, b_start, a_cnt = 0, b_cnt = 0;
+
+		while (i < nops && ops[i].kind == ' ')
+			i++;
+		if (i == nops)
+			break;
+		/* [first, last) is one hunk: extend while the next change is within
+		 * 2*context kept lines. */
+		first = i >= (size_t)context ? i - context : 0;
+		while (first < i && ops[first].kind != ' ')
+			first++;
+		last = i;
+		for (;;) {
+			size_t gap = 0;
+
+			while (last < nops && ops[last].kind != ' ')
+				last++;
+			j = last;
+			while (j < nops && ops[j].kind == ' ') {
+				j++;
+				gap++;
+			}
+			if (j < nops && gap <= 2 * (size_t)context) {
+				last = j;
+				continue;
+			}
+			last += gap < (size_t)context ? gap : (size_t)context;
+			break;
+		}
+		if (hunks == 0 &&
+		    fprintf(out, "--- a/%s\n+++ b/%s\n", path, path) < 0)
+			return -1;
+		a_start = ops[first].a;
+		b_start = ops[first].b;
+		for (j = first; j < last; j++) {
+			if (ops[j].kind != '+')
+				a_cnt++;
+			if (ops[j].kind != '-')
+				b_cnt++;
+		}
+		fputs("@@", out);
+		range(out, '-', a_start, a_cnt);
+		range(out, '+', b_start, b_cnt);
+		fputs(" @@\n", out);
+		for (j = first; j < last; j++) {
+			const struct line *l = ops[j].kind == '+' ? &B[ops[j].b] : &A[ops[j].a];
+
+			if (put_line(out, ops[j].kind, l))
+				return -1;
+		}
+		hunks++;
+		i = last;
+	}
+	return ferror(out) ? -1 : (int)hunks;
+}
+
+/* Diff @old -> @new into a forward op script; returns 0 or -1. */
+static int diff_script(const char *old, size_t old_len, const char *new, size_t new_len,
+		       struct line **Ap, size_t *nap, struct line **Bp, struct script *fwd)
+{
+	struct line *A = NULL, *B = NULL;
+	size_t na, nb, head = 0, tail = 0, i;
+	struct script rev = { 0 };
+	int m;
+
+	na = split_lines(old, old_len, &A);
+	nb = split_lines(new, new_len, &B);
+	if (na == (size_t)-1 || nb == (size_t)-1)
+		goto fail;
+	while (head < na && head < nb && line_eq(&A[head], &B[head]))
+		head++;
+	while (tail < na - head && tail < nb - head &&
+	       line_eq(&A[na - 1 - tail], &B[nb - 1 - tail]))
+		tail++;
+
+	/* Build the script back to front: tail, middle (reversed by myers), head. */
+	for (i = 0; i < tail; i++)
+		if (push(&rev, ' ', na - 1 - i, nb - 1 - i))
+			goto fail;
+	m = myers(A, head, na - tail, B, head, nb - tail, &rev);
+	if (m < 0)
+		goto fail;
+	if (m == 1) {
+		for (i = nb - tail; i-- > head;)
+			if (push(&rev, '+', na - tail, i))
+				goto fail;
+		for (i = na - tail; i-- > head;)
+			if (push(&rev, '-', i, head))
+				goto fail;
+	}
+	for (i = head; i-- > 0;)
+		if (push(&rev, ' ', i, i))
+			goto fail;
+	for (i = rev.n; i-- > 0;)
+		if (push(fwd, rev.ops[i].kind, rev.ops[i].a, rev.ops[i].b))
+			goto fail;
+	free(rev.ops);
+	*Ap = A;
+	*Bp = B;
+	*nap = na;
+	return 0;
+fail:
+	if (na != (size_t)-1)
+		free(A);
+	if (nb != (size_t)-1)
+		free(B);
+	free(rev.ops);
+	return -1;
+}
+
+int udiff_write(FILE *out, const char *path, const char *old, size_t old_len,
+		const char *new, size_t new_len, int context)
+{
+	struct line *A, *B;
+	struct script fwd = { 0 };
+	size_t na;
+	int rc;
+
+	if (old_len == new_len && memcmp(old, new, old_len) == 0)
+		return 0;
+	if (diff_script(old, old_len, new, new_len, &A, &na, &B, &fwd) < 0) {
+		free(fwd.ops);
+		return -1;
+	}
+	rc = emit(out, path, A, B, fwd.ops, fwd.n, context);
+	free(A);
+	free(B);
+	free(fwd.ops);
+	return rc;
+}
+
+char *udiff_new_lines(const char *old, size_t old_len, const char *new, size_t new_len,
+		      unsigned first, unsigned last)
+{
+	struct line *A, *B;
+	struct script fwd = { 0 };
+	size_t na, i, i0 = (size_t)-1, i1 = 0, len = 0;
+	char *res;
+
+	if (!first || last < first ||
+	    diff_script(old, old_len, new, new_len, &A, &na, &B, &fwd) < 0) {
+		free(fwd.ops);
+		return NULL;
+	}
+	for (i = 0; i < fwd.n; i++) {
+		if (fwd.ops[i].kind == '+' || fwd.ops[i].a + 1 < first || fwd.ops[i].a + 1 > last)
+			continue;
+		if (i0 == (size_t)-1)
+			i0 = i;
+		i1 = i;
+	}
+	/* lines inserted right after the range belong to it (a rewrite grew) */
+	while (i0 != (size_t)-1 && i1 + 1 < fwd.n && fwd.ops[i1 + 1].kind == '+')
+		i1++;
+	if (i0 == (size_t)-1)
+		i1 = 0, i0 = 1;
+	for (i = i0; i <= i1; i++)
+		if (fwd.ops[i].kind != '-')
+			len += B[fwd.ops[i].b].len;
+	res = malloc(len + 1);
+	if (res) {
+		len = 0;
+		for (i = i0; i <= i1; i++) {
+			if (fwd.ops[i].kind == '-')
+				continue;
+			memcpy(res + len, B[fwd.ops[i].b].s, B[fwd.ops[i].b].len);
+			len += B[fwd.ops[i].b].len;
+		}
+		res[len] = '\0';
+	}
+	free(A);
+	free(B);
+	free(fwd.ops);
+	return res;
+}

@@ -1,0 +1,30 @@
+/*
+ * udiff.h - unified diff between two versions of one file.
+ *
+ * Owns: the line diff (Myers' O(ND) algorithm after trimming the common head and tail)
+ * and the unified format `git apply -p1` and `patch -p1` accept, including the
+ * "\ No newline at end of file" marker.
+ */
+#ifndef BLKMIG_UDIFF_H
+#define BLKMIG_UDIFF_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/*
+ * Write the diff of @old -> @new to @out with @context lines of context, under the
+ * headers "--- a/@path" and "+++ b/@path". Writes nothing when the two are equal.
+ * Returns the number of hunks written, or -1 on an output or memory error.
+ */
+int udiff_write(FILE *out, const char *path, const char *old, size_t old_len,
+		const char *new, size_t new_len, int context);
+
+/*
+ * The lines of @new that stand where old lines [@first, @last] (1-based) stood,
+ * including lines inserted right after them; "" when they were deleted, NULL on error.
+ * malloc'd. Used to show a site's code after a rewrite made by another tool.
+ */
+char *udiff_new_lines(const char *old, size_t old_len, const char *new, size_t new_len,
+		      unsigned first, unsigned last);
+
+#endif

@@ -1,0 +1,410 @@
+#!/bin/bash
+# tests/migrate/run.sh — runner of suite `migrate` (see tests/migrate/README.md).
+#
+# Each block below is one group of tests; every test can fail (each compares real output
+# with an expectation kept beside the inputs, or checks a property that breaks when the
+# code under test breaks).
+set -u
+SUITE=migrate
+TOP=${TOP:?}
+BUILD=${BUILD:?}
+T=${MIGRATE_TBUILD:-$BUILD/migrate}
+source "$TOP/tests/lib/testlib.sh"
+
+SCRATCH=$(mktemp -d "$T/scratch.XXXXXX")
+trap 'chmod -R u+w "$SCRATCH" 2>/dev/null; rm -rf "$SCRATCH"' EXIT
+
+# ---- unit tests: edit applier, atomic writer, rewrite plan and its output -----------
+for unit in unit_edits unit_plan; do
+	mkdir -p "$SCRATCH/$unit"
+	while read -r verdict name rest; do
+		case $verdict in
+		PASS) pass "$unit/$name" ;;
+		FAIL) fail "$unit/$name" "$rest" ;;
+		EXIT) [ "$name" = 0 ] || grep -q "^FAIL $SUITE/$unit/" "$TL_LOG" ||
+			fail "$unit/exit" "exited $name without naming a failed test" ;;
+		esac
+	done < <("$T/$unit" "$SCRATCH/$unit" 2>&1; echo "EXIT $?")
+done
+
+# ---- the unified diff round-trips through patch -p1 and git apply -p1 ----------------
+udiff_roundtrip() {
+	local d=$SCRATCH/rt i bad=0
+	mkdir -p "$d"
+	for i in $(seq 1 150); do
+		rm -rf "$d/p" "$d/g"
+		mkdir -p "$d/p/sub" "$d/g/sub"
+		"$T/udiff_driver" gen "$i" "$d/old" "$d/new" || return 1
+		cp "$d/old" "$d/p/sub/f.c"
+		cp "$d/old" "$d/g/sub/f.c"
+		"$T/udiff_driver" diff sub/f.c "$d/old" "$d/new" > "$d/x.diff" || return 1
+		(cd "$d/p" && patch -s -p1 < "$d/x.diff") > /dev/null 2>&1
+		(cd "$d/g" && git apply -p1 "$d/x.diff") > /dev/null 2>&1
+		if ! cmp -s "$d/p/sub/f.c" "$d/new" || ! cmp -s "$d/g/sub/f.c" "$d/new"; then
+			echo "seed $i: patched file differs from the expected new version"
+			bad=1
+		fi
+	done
+	return $bad
+}
+check udiff/roundtrip-patch-and-git-apply udiff_roundtrip
+
+# ---- the HTML review page, rendered by real headless Chromium ------------------------
+ARTIFACTS=$T/artifacts
+mkdir -p "$ARTIFACTS"
+CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
+chromium_run() { # chromium_run ARGS... : one bounded headless run, own profile
+	local prof
+	prof=$(mktemp -d "$SCRATCH/chromium.XXXXXX")
+	timeout 90 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-quic \
+		--no-first-run --disable-background-networking --disable-component-update \
+		--disable-sync --user-data-dir="$prof" "$@" 2> "$prof.log"
+}
+# dom_expect DOM EXPECTED: every total, site and filtered count of EXPECTED is in DOM
+dom_expect() {
+	local dom=$1 exp=$2 key val bad=0 n
+	while IFS='=' read -r key val; do
+		case $key in
+		''|'#'*) ;;
+		site)
+			grep -qF "<span class=\"loc\">$val</span>" "$dom" ||
+				{ echo "site $val not rendered"; bad=1; } ;;
+		manual_shown) ;;
+		*)
+			grep -qF "<td data-key=\"$key\">$val</td>" "$dom" ||
+				{ echo "total $key is not $val"; bad=1; } ;;
+		esac
+	done < "$exp"
+	n=$(grep -c '<section class="site' "$dom")
+	[ "$n" = "$(grep -c '^site=' "$exp")" ] || { echo "$n site sections rendered"; bad=1; }
+	return $bad
+}
+html_test() {
+	local dir=$TOP/tests/migrate/html page=$SCRATCH/report.html n shown
+	if [ -z "$CHROMIUM" ]; then
+		fail html/chromium-present "chromium not installed (make deps)"
+		return
+	fi
+	if ! "$T/html_driver" "$dir/report.json" "$page"; then
+		fail html/render "html_driver failed"
+		return
+	fi
+	chromium_run --dump-dom "file://$page" > "$SCRATCH/dom.html"
+	check html/dom-sites-and-totals dom_expect "$SCRATCH/dom.html" "$dir/expected.txt"
+	n=$(grep -c '<section class="site[^>]*hidden' "$SCRATCH/dom.html")
+	[ "$n" = 0 ] && pass html/unfiltered-shows-all || fail html/unfiltered-shows-all "$n hidden"
+	# report text is escaped: the site whose code holds "<script>" adds no element
+	n=$(grep -o '<script' "$SCRATCH/dom.html" | wc -l)
+	if [ "$n" = 1 ] && grep -qF '&lt;script&gt;alert(1)' "$SCRATCH/dom.html"; then
+		pass html/code-is-escaped
+	else
+		fail html/code-is-escaped "$n script elements in the DOM"
+	fi
+	chromium_run --dump-dom "file://$page#manual" > "$SCRATCH/dom-manual.html"
+	shown=$(grep -c '<section class="site[^>]*data-verdict="manual"' "$SCRATCH/dom-manual.html")
+	n=$(grep '<section class="site' "$SCRATCH/dom-manual.html" | grep -vc 'hidden=')
+	if [ "$n" = "$(sed -n 's/^manual_shown=//p' "$dir/expected.txt")" ] && [ "$n" = "$shown" ] &&
+		grep -qF "<span id=\"shown-count\">$n</span>" "$SCRATCH/dom-manual.html"; then
+		pass html/filter-manual-only
+	else
+		fail html/filter-manual-only "$n sections visible with #manual"
+	fi
+	rm -f "$ARTIFACTS/report.png"
+	(cd "$SCRATCH" && chromium_run --hide-scrollbars --window-size=1200,1600 \
+		--screenshot="$ARTIFACTS/report.png" "file://$page") > /dev/null
+	cp "$page" "$ARTIFACTS/report.html"
+	if [ -s "$ARTIFACTS/report.png" ] && [ "$(head -c 4 "$ARTIFACTS/report.png" | od -An -c | tr -d ' ')" = '211PNG' ]; then
+		pass html/screenshot
+	else
+		fail html/screenshot "no PNG screenshot"
+	fi
+}
+html_test
+
+# ---- blkmig migrate / fix on golden trees ----------------------------------------------
+BLKMIG=${BLKMIG:-$BUILD/blkmig}
+export BLKMIG_COCCI_DIR=${BLKMIG_COCCI_DIR:-$TOP/cocci}
+# tree_same A B: the two trees hold the same files with the same bytes
+tree_same() { diff -r "$1" "$2"; }
+# manual_sites PREFIX < STDERR: the manual sites blkmig listed, "FILE:LINE CALL REASON"
+manual_sites() {
+	sed -n "s|^$1\([^:]*\):\([0-9]*\):[0-9]*: manual: \([a-z_]*\)\( in [^ ]*()\)\{0,1\}: \([a-z_]*\):.*|\1:\2 \3 \5|p" | sort
+}
+golden_case() {
+	local case=$1 d=$TOP/tests/migrate/golden/$1 w=$SCRATCH/golden-$1 rc
+	mkdir -p "$w"
+	# --patch: the expected diff, names relative to --root
+	cp -r "$d/in" "$w/tree"
+	(cd "$w" && "$BLKMIG" migrate -q --patch out.patch --root tree tree) \
+		> "$w/patch.log" 2>&1
+	rc=$?
+	if [ $rc -le 1 ] && cmp -s "$w/out.patch" "$d/expected.patch"; then
+		pass "golden/$case/patch"
+	else
+		fail "golden/$case/patch" "exit $rc; $(diff "$d/expected.patch" "$w/out.patch" | head -20; tail -5 "$w/patch.log")"
+	fi
+	check "golden/$case/check-leaves-input-alone" tree_same "$d/in" "$w/tree"
+	# the patch applies with both tools and gives the in-place result
+	cp -r "$d/in" "$w/git" && cp -r "$d/in" "$w/gnu"
+	if (cd "$w/git" && git apply -p1 ../out.patch) && (cd "$w/gnu" && patch -s -p1 < ../out.patch) &&
+		tree_same "$w/git" "$d/out" > /dev/null && tree_same "$w/gnu" "$d/out" > /dev/null; then
+		pass "golden/$case/patch-applies-git-and-patch"
+	else
+		fail "golden/$case/patch-applies-git-and-patch" "patched tree differs from out/"
+	fi
+	# the manual sites reported
+	manual_sites tree/ < "$w/patch.log" > "$w/manual"
+	if cmp -s "$w/manual" "$d/expected.manual"; then
+		pass "golden/$case/manual-sites-reported"
+	else
+		fail "golden/$case/manual-sites-reported" "$(diff "$d/expected.manual" "$w/manual")"
+	fi
+	# --in-place gives out/
+	cp -r "$d/in" "$w/inplace"
+	"$BLKMIG" migrate -q --in-place "$w/inplace" > "$w/inplace.log" 2>&1
+	check "golden/$case/in-place" tree_same "$d/out" "$w/inplace"
+	# --check: 1 on the input, 0 on the output; a second run changes nothing
+	"$BLKMIG" migrate -q --check "$w/tree" > /dev/null 2>&1
+	rc=$?
+	[ $rc = 1 ] && pass "golden/$case/check-exit-1-on-input" ||
+		fail "golden/$case/check-exit-1-on-input" "exit $rc"
+	"$BLKMIG" migrate -q --check "$w/inplace" > "$w/check2.log" 2>&1
+	rc=$?
+	[ $rc = 0 ] && pass "golden/$case/check-exit-0-on-output" ||
+		fail "golden/$case/check-exit-0-on-output" "exit $rc: $(tail -3 "$w/check2.log")"
+	"$BLKMIG" migrate -q --in-place "$w/inplace" > /dev/null 2>&1
+	check "golden/$case/idempotent" tree_same "$d/out" "$w/inplace"
+	# fix (the analyzer alone) gives its expected patch
+	(cd "$w" && "$BLKMIG" fix -q --patch fix.patch --root tree tree) > /dev/null 2>&1
+	if cmp -s "$w/fix.patch" "$d/expected-fix.patch"; then
+		pass "golden/$case/fix-patch"
+	else
+		fail "golden/$case/fix-patch" "$(diff "$d/expected-fix.patch" "$w/fix.patch" | head -20)"
+	fi
+}
+for g in "$TOP"/tests/migrate/golden/*/; do
+	golden_case "$(basename "$g")"
+done
+
+# ---- a site spatch skips is converted by the analyzer or reported, never lost --------
+missed_test() {
+	local w=$SCRATCH/missed line
+	mkdir -p "$w"
+	cp "$TOP/tests/migrate/cases/missed/missed.c" "$w/"
+	"$BLKMIG" migrate -q --in-place "$w" > /dev/null 2> "$w/log"
+	line=$(grep -n 'end_request(rq, ok);' "$TOP/tests/migrate/cases/missed/missed.c" | cut -d: -f1)
+	if ! awk '/^static void missed_request/,/^}/' "$w/missed.c" | grep -qE '(^|[^_a-z])end_request\('; then
+		pass missed/converted-or-reported	# converted
+	elif grep -q "missed.c:$line:[0-9]*: manual: end_request" "$w/log"; then
+		pass missed/converted-or-reported	# still there, and reported
+	else
+		fail missed/converted-or-reported "the call in missed_request is left and not reported"
+	fi
+	if grep -q '__blk_end_request(rq, 0, blk_rq_cur_bytes(rq));' "$w/missed.c"; then
+		pass missed/other-site-converted
+	else
+		fail missed/other-site-converted "plain_request not converted"
+	fi
+}
+missed_test
+
+# ---- --report DIR: text, JSON, SARIF and HTML of the migrate run ---------------------
+report_test() {
+	local w=$SCRATCH/report n
+	mkdir -p "$w"
+	cp -r "$TOP/tests/migrate/golden/tree/in" "$w/tree"
+	(cd "$w" && "$BLKMIG" migrate -q --patch out.patch --root tree --report rep tree) > /dev/null 2>&1
+	for f in report.txt report.json report.sarif report.html; do
+		[ -s "$w/rep/$f" ] || { fail "report/$f-written" "missing or empty"; return; }
+	done
+	pass report/all-four-written
+	# every inventory site is in the JSON with its final verdict: the counts match the
+	# golden expectation (manual sites = expected.manual, the rest auto)
+	local want_manual want_total
+	want_manual=$(grep -c . "$TOP/tests/migrate/golden/tree/expected.manual")
+	want_total=$(cd "$w" && "$BLKMIG" scan --format json tree 2> /dev/null |
+		python3 -c 'import json,sys; print(len(json.load(sys.stdin)["sites"]))')
+	if python3 - "$w/rep/report.json" "$want_manual" "$want_total" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+manual = [s for s in r["sites"] if s["verdict"] == "manual"]
+auto = [s for s in r["sites"] if s["verdict"] == "auto"]
+assert r["command"] == "migrate", r["command"]
+assert len(manual) == int(sys.argv[2]), (len(manual), sys.argv[2])
+assert len(r["sites"]) == int(sys.argv[3]), (len(r["sites"]), sys.argv[3])
+# a converted site shows its code after the run, and no legacy call is left in it
+for s in auto:
+    for name in ("end_request(", "end_that_request_first(", "end_that_request_chunk("):
+        assert "\t" + name not in s["after"] and " " + name not in s["after"], s
+PY
+	then
+		pass report/json-sites-and-verdicts
+	else
+		fail report/json-sites-and-verdicts "report.json does not match the run"
+	fi
+	grep -q '"version": "2.1.0"' "$w/rep/report.sarif" && pass report/sarif-2.1.0 ||
+		fail report/sarif-2.1.0 "no SARIF version 2.1.0"
+	if [ -n "$CHROMIUM" ]; then
+		chromium_run --dump-dom "file://$w/rep/report.html#manual" > "$w/dom.html"
+		n=$(grep -c '<section class="site' "$w/dom.html")
+		if [ "$n" = "$want_total" ] &&
+			grep -qF "<td data-key=\"manual\">$want_manual</td>" "$w/dom.html" &&
+			grep -qF "<span id=\"shown-count\">$want_manual</span>" "$w/dom.html"; then
+			pass report/html-in-chromium
+		else
+			fail report/html-in-chromium "$n site sections, manual count not $want_manual"
+		fi
+		(cd "$SCRATCH" && chromium_run --hide-scrollbars --window-size=1200,2000 \
+			--screenshot="$ARTIFACTS/migrate-report.png" "file://$w/rep/report.html") > /dev/null
+		cp "$w/rep/report.html" "$ARTIFACTS/migrate-report.html"
+	fi
+}
+report_test
+
+# ---- issue-4 cross-check: spatch (cocci/) and blkmig fix over every tests/cocci input --
+crosscheck() {
+	local x=$SCRATCH/crosscheck verdict case fn fp acc
+	shopt -s nullglob
+	local inputs=("$TOP"/tests/cocci/cases/*.c)
+	shopt -u nullglob
+	if [ ${#inputs[@]} = 0 ]; then
+		fail crosscheck/inputs "no tests/cocci/cases/*.c (cocci branch not merged?)"
+		return
+	fi
+	TOP=$TOP BLKMIG=$BLKMIG bash "$TOP/tests/migrate/crosscheck.sh" "$x" "${inputs[@]}" > "$x.out" 2>&1
+	while read -r verdict case fn fp; do
+		case $verdict in
+		OK) pass "crosscheck/$case" ;;
+		DIFFER)
+			acc=$(grep -E "^$case $fn $fp " "$TOP/tests/migrate/crosscheck.accepted" | cut -d' ' -f4-)
+			if [ -n "$acc" ]; then
+				pass "crosscheck/$case/$fn (a reviewed, exact difference)"
+			else
+				fail "crosscheck/$case/$fn" "spatch and blkmig fix convert it differently: $(
+					sed -n "/^DIFFER $case $fn /,/^[A-Z]/p" "$x.out" | sed '1d;$d' | head -12)"
+			fi ;;
+		esac
+	done < <(grep -E '^(OK|DIFFER) ' "$x.out")
+}
+crosscheck
+
+# ---- clear errors, bad input, files left untouched -------------------------------------
+E=$SCRATCH/errors
+mkdir -p "$E"
+cp -r "$TOP/tests/migrate/golden/tree/in" "$E/tree"
+# expect_run NAME WANT_RC PATTERN CMD...: exit code WANT_RC and PATTERN on stderr
+expect_run() {
+	local name=$1 want=$2 pat=$3 rc
+	shift 3
+	"$@" > "$E/$name.out" 2> "$E/$name.err"
+	rc=$?
+	if [ "$rc" = "$want" ] && grep -qE "$pat" "$E/$name.err"; then
+		pass "errors/$name"
+	else
+		fail "errors/$name" "exit $rc (want $want); stderr: $(head -3 "$E/$name.err")"
+	fi
+}
+expect_run no-spatch-given 2 "spatch '/nonexistent/spatch' is not an executable" \
+	"$BLKMIG" migrate --check --spatch /nonexistent/spatch "$E/tree"
+expect_run no-spatch-in-path 2 "spatch \\(Coccinelle\\) not found in PATH.*coccinelle" \
+	env PATH=/nonexistent "$BLKMIG" migrate --check "$E/tree"
+expect_run no-cocci-files 2 "holds no \\*\\.cocci file" \
+	"$BLKMIG" migrate --check --cocci-dir "$E" "$E/tree"
+expect_run missing-path 2 "does-not-exist: No such file or directory" \
+	"$BLKMIG" migrate --check "$E/does-not-exist"
+expect_run fix-missing-path 2 "does-not-exist: No such file or directory" \
+	"$BLKMIG" fix --patch - "$E/does-not-exist"
+expect_run two-modes 2 "at most one of" "$BLKMIG" migrate --check --in-place "$E/tree"
+expect_run fix-needs-mode 2 "exactly one of --in-place or --patch" "$BLKMIG" fix "$E/tree"
+mkdir -p "$E/plain"
+cp "$TOP/tests/migrate/golden/tree/in/drivers/char/plain.c" "$E/plain/"
+expect_run nothing-to-do 0 "nothing to do: no legacy completion call in 1 file" \
+	"$BLKMIG" migrate --in-place "$E/plain"
+check errors/nothing-to-do-untouched cmp "$E/plain/plain.c" "$TOP/tests/migrate/golden/tree/in/drivers/char/plain.c"
+mkdir -p "$E/empty"
+expect_run empty-dir 2 "no C files" "$BLKMIG" migrate --check "$E/empty"
+
+# a read-only file with sites: left byte-for-byte alone and reported; the rest converted
+cp -r "$TOP/tests/migrate/golden/tree/in" "$E/ro"
+chmod 0444 "$E/ro/drivers/block/wrap.c"
+expect_run read-only-reported 1 "wrap.c: file is read-only; left untouched" \
+	"$BLKMIG" migrate --in-place "$E/ro"
+check errors/read-only-untouched cmp "$E/ro/drivers/block/wrap.c" \
+	"$TOP/tests/migrate/golden/tree/in/drivers/block/wrap.c"
+check errors/read-only-others-converted cmp "$E/ro/drivers/block/skipped.c" \
+	"$TOP/tests/migrate/golden/tree/out/drivers/block/skipped.c"
+chmod 0644 "$E/ro/drivers/block/wrap.c"
+cp -r "$TOP/tests/migrate/golden/tree/in" "$E/rofix"
+chmod 0444 "$E/rofix/drivers/block/wrap.c"
+expect_run fix-read-only-reported 1 "wrap.c.*read-only" "$BLKMIG" fix --in-place "$E/rofix"
+check errors/fix-read-only-untouched cmp "$E/rofix/drivers/block/wrap.c" \
+	"$TOP/tests/migrate/golden/tree/in/drivers/block/wrap.c"
+chmod 0644 "$E/rofix/drivers/block/wrap.c"
+
+# an unparsable file (not C, with a legacy token) and a binary one: untouched, reported
+mkdir -p "$E/bad"
+printf 'this is not C at all {{{ end_request(rq, 1) ;;; ))) \n int x = ;\n' > "$E/bad/garbage.c"
+printf 'end_request(\0\1\2\377 binary\n' > "$E/bad/binary.c"
+cp "$TOP/tests/migrate/golden/tree/in/drivers/block/simple.c" "$E/bad/"
+cp "$E/bad/garbage.c" "$E/garbage.orig"
+cp "$E/bad/binary.c" "$E/binary.orig"
+expect_run unparsable-reported 1 "garbage.c" "$BLKMIG" migrate --in-place "$E/bad"
+check errors/unparsable-untouched cmp "$E/bad/garbage.c" "$E/garbage.orig"
+check errors/binary-untouched cmp "$E/bad/binary.c" "$E/binary.orig"
+if grep -q "__blk_end_request(rq, -EIO" "$E/bad/simple.c"; then
+	pass errors/unparsable-does-not-stop-others
+else
+	fail errors/unparsable-does-not-stop-others "simple.c was not converted"
+fi
+
+# ---- make install: blkmig, man page, cocci files, shim sources; lookup by prefix ------
+install_test() {
+	local p=$SCRATCH/prefix w=$SCRATCH/inst rc
+	if ! make -s -C "$TOP" install PREFIX="$p" > "$SCRATCH/install.log" 2>&1; then
+		fail install/make-install "$(tail -5 "$SCRATCH/install.log")"
+		return
+	fi
+	pass install/make-install
+	[ -x "$p/bin/blkmig" ] && "$p/bin/blkmig" --version | grep -q '^blkmig ' &&
+		pass install/binary || fail install/binary "no working $p/bin/blkmig"
+	if [ -f "$p/share/man/man1/blkmig.1" ] &&
+		[ -z "$(man --warnings -l "$p/share/man/man1/blkmig.1" 2>&1 > /dev/null)" ] &&
+		MANWIDTH=80 man -l "$p/share/man/man1/blkmig.1" 2> /dev/null | grep -q 'blkmig migrate'; then
+		pass install/man-page
+	else
+		fail install/man-page "blkmig.1 missing or renders with warnings"
+	fi
+	ls "$p"/share/blkmig/shims/*.c > /dev/null 2>&1 && pass install/shim-sources ||
+		fail install/shim-sources "no shim sources under share/blkmig/shims"
+	# the installed binary finds the installed cocci files by its own prefix
+	mkdir -p "$w"
+	cp -r "$TOP/tests/migrate/golden/tree/in" "$w/tree"
+	(unset BLKMIG_COCCI_DIR; cd "$w" && "$p/bin/blkmig" migrate -q --patch out.patch --root tree tree) \
+		> "$w/log" 2>&1
+	rc=$?
+	if [ $rc = 1 ] && cmp -s "$w/out.patch" "$TOP/tests/migrate/golden/tree/expected.patch"; then
+		pass install/finds-cocci-by-prefix
+	else
+		fail install/finds-cocci-by-prefix "exit $rc: $(tail -3 "$w/log")"
+	fi
+}
+install_test
+
+# ---- progress: on a terminal only ----------------------------------------------------
+cp -r "$TOP/tests/migrate/golden/tree/in" "$E/prog"
+"$BLKMIG" migrate --check "$E/prog" > /dev/null 2> "$E/prog.err"
+if grep -q $'\r' "$E/prog.err" || grep -q 'elapsed' "$E/prog.err"; then
+	fail progress/none-off-terminal "progress written to a non-terminal"
+else
+	pass progress/none-off-terminal
+fi
+if command -v script > /dev/null; then
+	script -qec "$BLKMIG migrate --check $E/prog" /dev/null > "$E/prog.tty" 2>&1
+	if grep -q 'files, .*elapsed' "$E/prog.tty"; then
+		pass progress/shown-on-terminal
+	else
+		fail progress/shown-on-terminal "$(tail -c 300 "$E/prog.tty")"
+	fi
+fi
+
+finish

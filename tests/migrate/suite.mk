@@ -1,0 +1,10 @@
+# tests/migrate/suite.mk — suite `migrate`: fix/migrate, writers, HTML report, install;
+# also the tree benchmark (bench-tree). Pulls in analyzer/migrate.mk for the build rules.
+
+include $(TOP)/analyzer/migrate.mk
+
+CHECK_SUITES += migrate
+.PHONY: check-migrate
+check-migrate: $(MIGRATE_TEST_BINS)
+	@TOP=$(TOP) BUILD=$(BUILD) MIGRATE_TBUILD=$(MIGRATE_TBUILD) RESULTS=$(RESULTS) \
+		bash $(TOP)/tests/migrate/run.sh
