@@ -22,7 +22,7 @@ VERSION      := 0.1.0
 
 # ---- Debian packages the project needs ------------------------------------------
 # deps installs only what is missing, says what it installs, and is a no-op otherwise.
-DEBIAN_PACKAGES := make gcc libc6-dev pkg-config coccinelle clang libclang-dev \
+DEBIAN_PACKAGES := make gcc libc6-dev pkg-config python3 perl coccinelle clang libclang-dev \
 	libjansson-dev libcmocka-dev linux-headers-amd64 linux-image-amd64 \
 	qemu-system-x86 busybox-static fio cpio kmod libelf-dev bc chromium \
 	clang-format cppcheck

@@ -77,7 +77,9 @@ if [ -d "$converted" ]; then
 	if [ -z "$left" ]; then pass converted-no-legacy-calls; else fail converted-no-legacy-calls "$left"; fi
 fi
 
-smoke_log=$RESULTS/shim-smoke.log
+# the serial log is an artefact, not a suite log: keep it out of $RESULTS
+smoke_log=$build/shim/smoke-serial.log
+mkdir -p "${smoke_log%/*}"
 "$top/tests/target/kmod/smoke-qemu.sh" "$modules" "$kimage" "$smoke_log" >/dev/null 2>&1
 smoke_rc=$?
 if [ -f "$smoke_log" ]; then
