@@ -6,8 +6,9 @@
  * request is completed depends on the 2 MiB region it falls in:
  *
  *   sectors     0-4095   in request_fn, __blk_end_request() per segment
- *   sectors  4096-8191   later, from a work item, blk_end_request() per
- *                        segment
+ *   sectors  4096-8191   later, blk_end_request() per segment, from a work
+ *                        item or (every second 32 KiB) from an hrtimer in
+ *                        hard interrupt context
  *   sectors  8192-12287  from the work item with blk_end_request_callback()
  *                        for the whole request; the callback keeps every
  *                        second request, which a delayed work item ends
@@ -33,6 +34,7 @@
 #include <linux/vmalloc.h>
 #include <linux/workqueue.h>
 #include <linux/wait.h>
+#include <linux/hrtimer.h>
 
 #define SELFTEST_NAME		"bcselftest"
 #define SELFTEST_SECTORS	20480
@@ -65,6 +67,8 @@ static DEFINE_SPINLOCK(selftest_count_lock);	/* the counters above */
 static DECLARE_WAIT_QUEUE_HEAD(selftest_counted);
 static LIST_HEAD(selftest_later);	/* for the work item; selftest_lock */
 static LIST_HEAD(selftest_kept);	/* kept by the callback; same lock */
+static LIST_HEAD(selftest_irq);		/* for the hrtimer; same lock */
+static struct hrtimer selftest_irq_timer;
 static struct request_queue *selftest_queue;
 static struct gendisk *selftest_disk;
 static int selftest_major;
@@ -250,6 +254,15 @@ static void selftest_request(struct request_queue *q)
 		case REGION_ERROR:
 			selftest_fail(rq);
 			break;
+		case REGION_LATER:
+			if ((blk_rq_pos(rq) >> 6) & 1) {
+				list_add_tail(&rq->queuelist, &selftest_irq);
+				hrtimer_start(&selftest_irq_timer,
+					      ns_to_ktime(100 * NSEC_PER_USEC),
+					      HRTIMER_MODE_REL_HARD);
+				break;
+			}
+			fallthrough;
 		default:
 			list_add_tail(&rq->queuelist, &selftest_later);
 			schedule_work(&selftest_work);
@@ -313,6 +326,28 @@ static void selftest_work_fn(struct work_struct *work)
 		else
 			selftest_callback_request(rq);
 	}
+}
+
+/* Hard interrupt context: end the queued requests with blk_end_request(). */
+static enum hrtimer_restart selftest_irq_fn(struct hrtimer *timer)
+{
+	struct request *rq;
+	unsigned long flags;
+
+	for (;;) {
+		spin_lock_irqsave(&selftest_lock, flags);
+		rq = list_first_entry_or_null(&selftest_irq, struct request,
+					      queuelist);
+		if (rq)
+			list_del_init(&rq->queuelist);
+		spin_unlock_irqrestore(&selftest_lock, flags);
+		if (!rq)
+			break;
+		selftest_check(in_hardirq(), "hrtimer completion not in hardirq");
+		selftest_end_by_segment(rq, blk_end_request,
+					"blk_end_request in hardirq");
+	}
+	return HRTIMER_NORESTART;
 }
 
 /* End the requests the callback kept: no data left, so 0 bytes end them. */
@@ -461,6 +496,9 @@ static int __init selftest_init(void)
 {
 	int err = -ENOMEM;
 
+	hrtimer_init(&selftest_irq_timer, CLOCK_MONOTONIC,
+		     HRTIMER_MODE_REL_HARD);
+	selftest_irq_timer.function = selftest_irq_fn;
 	selftest_store = vzalloc(SELFTEST_SECTORS << SECTOR_SHIFT);
 	if (!selftest_store)
 		return -ENOMEM;
@@ -508,6 +546,7 @@ static void __exit selftest_exit(void)
 	put_disk(selftest_disk);
 	cancel_work_sync(&selftest_work);
 	cancel_delayed_work_sync(&selftest_late_work);
+	hrtimer_cancel(&selftest_irq_timer);
 	blk_cleanup_queue(selftest_queue);
 	unregister_blkdev(selftest_major, SELFTEST_NAME);
 	vfree(selftest_store);
