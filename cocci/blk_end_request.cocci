@@ -2051,6 +2051,20 @@ identifier X;
 @@
 - if (!X) {}
 
+// "if (__blk_end_request(...)) return;" as the last statement of a function
+// returning nothing is just the call.
+@depends on has_legacy && (patch)@
+identifier nf =~ "^(__blk_end_request|blk_end_request|blk_end_request_callback)$";
+identifier f;
+expression list es;
+@@
+void f(...) {
+...
+- if (nf(es))
+-	return;
++ nf(es);
+}
+
 // end_request, end_queued_request, end_dequeued_request.
 @snapwr depends on has_legacy && (patch)@
 identifier w =~ "^(end_request|end_queued_request|end_dequeued_request)$";
