@@ -48,6 +48,15 @@ patch_to() {
 	fi
 }
 
+# The generated callback rules inside the patch match their generator.
+cp "$SP" "$tmp/regen.cocci"
+python3 "$top/cocci/gen_callback_rules.py" "$tmp/regen.cocci"
+if cmp -s "$SP" "$tmp/regen.cocci"; then
+	pass generated-rules-current
+else
+	fail generated-rules-current "run cocci/gen_callback_rules.py cocci/blk_end_request.cocci"
+fi
+
 # --- golden cases --------------------------------------------------------------
 # One spatch run per step over all cases (spatch's start-up dominates a
 # per-file run); each file is still judged on its own.
