@@ -280,7 +280,7 @@ static bool scan_region(struct plan *p, int from, int to, const char **why)
 		}
 		if (stmt_is_housekeeping(p->t, p->f, st)) {
 			p->role[i] = SR_HOUSE;
-		} else if (stmt_lock_op(p->cx, p->t, p->f->nodes[st].start, &a)) {
+		} else if (stmt_lock_op(p->cx, p->t, p->f, st, &a)) {
 			if (a && i < p->Lidx && acq < 0) {
 				acq = i;
 				p->role[i] = SR_LOCK;
@@ -611,7 +611,7 @@ static void remove_unused_flags(struct plan *p, struct bm_site *s, int lock_stmt
 				int acq;
 
 				if (f->nodes[n].kind == CXCursor_CallExpr &&
-				    stmt_lock_op(p->cx, t, f->nodes[n].start, &acq))
+				    stmt_lock_op(p->cx, t, f, n, &acq))
 					cnt++;
 			}
 			if (!strchr(txt, '=') && cnt <= 2)
@@ -1025,10 +1025,10 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 		bool acquired = false;
 
 		for (int i = Fidx + 1; i < Lwhere; i++)
-			if (stmt_lock_op(cx, t, f->nodes[p->list[i]].start, &a) && a)
+			if (stmt_lock_op(cx, t, f, p->list[i], &a) && a)
 				acquired = true;
 		for (int i = Lwhere + 1; acquired && i < p->cnt && i <= Lwhere + 3; i++)
-			if (stmt_lock_op(cx, t, f->nodes[p->list[i]].start, &a) && !a) {
+			if (stmt_lock_op(cx, t, f, p->list[i], &a) && !a) {
 				to = i + 1;
 				break;
 			}
