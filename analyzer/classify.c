@@ -255,6 +255,7 @@ struct plan {
 	int list[512];
 	enum stmt_role role[512];
 	bool mixed[512]; /* work: an if whose housekeeping inside goes, the rest stays */
+	int Fstmt;	 /* the statement holding F: hoisted reads go before it */
 	int cnt;
 	int Lidx;
 	bool has_work, has_post, work_in_lock;
@@ -280,7 +281,7 @@ static bool scan_region(struct plan *p, int from, int to, const char **why)
 		}
 		if (stmt_is_housekeeping(p->t, p->f, st)) {
 			p->role[i] = SR_HOUSE;
-		} else if (stmt_lock_op(p->cx, p->t, p->f->nodes[st].start, &a)) {
+		} else if (stmt_lock_op(p->cx, p->t, p->f, st, &a)) {
 			if (a && i < p->Lidx && acq < 0) {
 				acq = i;
 				p->role[i] = SR_LOCK;
@@ -611,7 +612,7 @@ static void remove_unused_flags(struct plan *p, struct bm_site *s, int lock_stmt
 				int acq;
 
 				if (f->nodes[n].kind == CXCursor_CallExpr &&
-				    stmt_lock_op(p->cx, t, f->nodes[n].start, &acq))
+				    stmt_lock_op(p->cx, t, f, n, &acq))
 					cnt++;
 			}
 			if (!strchr(txt, '=') && cnt <= 2)
@@ -667,6 +668,172 @@ static void remove_roles(struct plan *p, struct bm_site *s, int from, int to, bo
 	}
 }
 
+/* Fields the data completion leaves alone: reading them early is exact. */
+static const char *const stable_fields[] = {
+    "rq_disk",	 "q",	"special",     "errors",	  "cmd_type",
+    "cmd_flags", "tag", "end_io_data", "completion_data", "ioprio",
+    "rq_status", "cmd", "sense",       "timeout"};
+
+static bool stable_field(const char *name)
+{
+	for (size_t i = 0; i < sizeof(stable_fields) / sizeof(stable_fields[0]); i++)
+		if (!strcmp(name, stable_fields[i]))
+			return true;
+	return false;
+}
+
+/*
+ * Item 3: a statement that would now run after the request may be freed
+ * reads the request only through member chains of completion-invariant
+ * fields (rq->rq_disk->private_data): read them into locals before the
+ * call instead.  Returns false (nothing added) when it cannot.
+ */
+static bool hoist_reads(struct plan *p, int st)
+{
+	struct func *f = p->f;
+	struct tunit *t = p->t;
+	struct bm_site *s = &p->cx->run->sites[p->si];
+	int rqn = node_strip(f, call_arg(f, p->F, 0));
+	char *rq_usr;
+	int tops[16], ntop = 0;
+	bool ok = true;
+
+	if (p->Fstmt < 0 || rqn < 0 || f->nodes[rqn].kind != CXCursor_DeclRefExpr || f->body < 0)
+		return false;
+	rq_usr = ref_usr(f, rqn);
+	for (int n = 0; n < f->nnodes && ok; n++) {
+		int top = n, c, par;
+		char *u;
+
+		if (!node_within(f, n, st) || f->nodes[n].kind != CXCursor_DeclRefExpr)
+			continue;
+		u = ref_usr(f, n);
+		if (strcmp(u, rq_usr)) {
+			free(u);
+			continue;
+		}
+		free(u);
+		if (f->nodes[n].macro) {
+			ok = false;
+			break;
+		}
+		/* climb the member chain: rq -> first -> ... */
+		for (c = f->nodes[n].parent; c >= 0; c = f->nodes[c].parent) {
+			if (f->nodes[c].kind == CXCursor_UnexposedExpr ||
+			    f->nodes[c].kind == CXCursor_ParenExpr)
+				continue;
+			if (f->nodes[c].kind != CXCursor_MemberRefExpr)
+				break;
+			top = c;
+		}
+		if (top == n) {
+			ok = false; /* the request itself is used */
+			break;
+		}
+		/* the member right on rq must be stable */
+		for (c = f->nodes[n].parent; c >= 0 && f->nodes[c].kind != CXCursor_MemberRefExpr;
+		     c = f->nodes[c].parent)
+			;
+		CXString fn = clang_getCursorSpelling(f->nodes[c].c);
+
+		ok = stable_field(clang_getCString(fn));
+		clang_disposeString(fn);
+		/* read only: not assigned, not addressed, not incremented */
+		par = f->nodes[top].parent;
+		while (par >= 0 && (f->nodes[par].kind == CXCursor_UnexposedExpr ||
+				    f->nodes[par].kind == CXCursor_ParenExpr))
+			par = f->nodes[par].parent;
+		if (ok && par >= 0 && f->nodes[par].kind == CXCursor_UnaryOperator) {
+			char *op = unary_op(t, f, par);
+
+			ok = strcmp(op, "&") && !strstr(op, "++") && !strstr(op, "--");
+			free(op);
+		}
+		if (ok && par >= 0 &&
+		    (f->nodes[par].kind == CXCursor_CompoundAssignOperator ||
+		     (f->nodes[par].kind == CXCursor_BinaryOperator &&
+		      node_strip(f, node_child(f, par, 0)) == top))) {
+			char *op = binary_op(t, f, par);
+
+			ok = f->nodes[par].kind != CXCursor_CompoundAssignOperator &&
+			     strcmp(op, "=");
+			free(op);
+		}
+		if (ok && ntop < 16)
+			tops[ntop++] = top;
+		else
+			ok = false;
+	}
+	free(rq_usr);
+	if (!ok || !ntop)
+		return false;
+	/* one local per chain: declared first in the function, set before F */
+	int first = f->nodes[f->body].first;
+	size_t decl_at, set_at = f->nodes[p->Fstmt].start;
+	char *ind = line_indent(t, set_at), *body_ind;
+	struct sbuf decls = {0}, sets = {0};
+
+	if (first < 0) {
+		free(ind);
+		return false;
+	}
+	decl_at = f->nodes[first].start;
+	body_ind = line_indent(t, decl_at);
+	while (decl_at > 0 && t->src[decl_at - 1] != '\n')
+		decl_at--;
+	while (set_at > 0 && t->src[set_at - 1] != '\n')
+		set_at--;
+	for (int k = 0; k < ntop && ok; k++) {
+		CXType ty = clang_getCursorType(f->nodes[tops[k]].c);
+		CXString ts = clang_getTypeSpelling(ty);
+		CXString mn = clang_getCursorSpelling(f->nodes[tops[k]].c);
+		const char *type = clang_getCString(ts);
+		char *local = xasprintf("saved_%s", clang_getCString(mn));
+		char *chain = node_text(t, &f->nodes[tops[k]]);
+
+		if (!type[0] || strchr(type, '(') || strchr(type, '[') ||
+		    strstr(type, "anonymous") || ty.kind == CXType_Invalid) {
+			ok = false;
+		} else {
+			bool taken = false;
+
+			for (int n = 0; n < f->nnodes; n++) {
+				CXString sp = clang_getCursorSpelling(f->nodes[n].c);
+
+				taken |= !strcmp(clang_getCString(sp), local);
+				clang_disposeString(sp);
+			}
+			if (taken) {
+				ok = false;
+			} else {
+				sbuf_printf(&decls, "%s%s%s%s;\n", body_ind, type,
+					    type[strlen(type) - 1] == '*' ? "" : " ", local);
+				sbuf_printf(&sets, "%s%s = %s;\n", ind, local, chain);
+				edit_add(s, t->path, f->nodes[tops[k]].start, f->nodes[tops[k]].end,
+					 local);
+			}
+		}
+		free(chain);
+		free(local);
+		clang_disposeString(ts);
+		clang_disposeString(mn);
+	}
+	if (ok) {
+		char *d = sbuf_take(&decls), *a = sbuf_take(&sets);
+
+		edit_add(s, t->path, decl_at, decl_at, d);
+		edit_add(s, t->path, set_at, set_at, a);
+		free(d);
+		free(a);
+	} else {
+		free(decls.s);
+		free(sets.s);
+	}
+	free(ind);
+	free(body_ind);
+	return ok;
+}
+
 /*
  * What happens to the work between the data completion and L: 0 it stays
  * where it is (lock held: it now runs after the call, and must not read the
@@ -690,7 +857,8 @@ static int work_plan(struct plan *p, int from, int to)
 	}
 	if (p->lock == BM_LOCK_HELD) {
 		for (int i = from; i < to; i++)
-			if (p->role[i] == SR_WORK && !p->mixed[i] && rq_mentioned(p, p->list[i])) {
+			if (p->role[i] == SR_WORK && !p->mixed[i] && rq_mentioned(p, p->list[i]) &&
+			    !hoist_reads(p, p->list[i])) {
 				site_manual(
 				    p->cx, p->si, "rq_used_after_completion",
 				    "line %u reads '%s' between the data completion and "
@@ -780,6 +948,7 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 	p->f = f;
 	p->t = t;
 	p->si = si;
+	p->Fstmt = -1;
 	p->li = li >= 0 ? (size_t)li : 0;
 	p->F = F;
 	p->L = L;
@@ -876,6 +1045,7 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 			s->pattern = chunk ? BM_PAT_CHUNK : BM_PAT_FIRST_LAST_UNLOCKED;
 		if (u.cls == BM_UT_WRAPPER)
 			s->pattern = BM_PAT_WRAPPER_PARAM;
+		p->Fstmt = I;
 		int wp = work_plan(p, 0, p->cnt);
 
 		if (wp < 0)
@@ -1025,10 +1195,10 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 		bool acquired = false;
 
 		for (int i = Fidx + 1; i < Lwhere; i++)
-			if (stmt_lock_op(cx, t, f->nodes[p->list[i]].start, &a) && a)
+			if (stmt_lock_op(cx, t, f, p->list[i], &a) && a)
 				acquired = true;
 		for (int i = Lwhere + 1; acquired && i < p->cnt && i <= Lwhere + 3; i++)
-			if (stmt_lock_op(cx, t, f->nodes[p->list[i]].start, &a) && !a) {
+			if (stmt_lock_op(cx, t, f, p->list[i], &a) && !a) {
 				to = i + 1;
 				break;
 			}
@@ -1046,14 +1216,15 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 			    "express that");
 			goto out;
 		}
-		int wp = work_plan(p, Fidx + 1, to);
-
-		if (wp < 0)
-			goto out;
 		s->pattern = u.cls == BM_UT_WRAPPER ? BM_PAT_WRAPPER_PARAM
 			     : shape == 1	    ? BM_PAT_EARLY_RETURN
 			     : shape == 2	    ? BM_PAT_WHOLE_REQUEST
 						    : BM_PAT_RESULT_USED;
+		p->Fstmt = Fs;
+		int wp = work_plan(p, Fidx + 1, to);
+
+		if (wp < 0)
+			goto out;
 		if (wp == 1) {
 			cbname = make_callback(p, Fidx + 1, to);
 			p->variant = "blk_end_request_callback";
@@ -1263,7 +1434,38 @@ static void token_fallback(struct ctx *cx)
 			s->pattern = BM_PAT_UNCLASSIFIED;
 			s->confidence = "low";
 			s->replacement = xstrdup("");
-			if (hit->in_define)
+			bool in_macro_arg = false;
+
+			for (size_t q = 0;
+			     infn && q < (size_t)cx->funcs[fi].nnodes && !in_macro_arg; q++) {
+				struct node *nd = &cx->funcs[fi].nodes[q];
+
+				size_t e = nd->start, depth = 0;
+
+				if (nd->kind != CXCursor_CallExpr || !nd->macro || hit->offset < e)
+					continue;
+				/* the invocation's extent: its name and balanced parentheses */
+				while (e < t->len &&
+				       (isalnum((unsigned char)t->clean[e]) || t->clean[e] == '_'))
+					e++;
+				while (e < t->len && isspace((unsigned char)t->clean[e]))
+					e++;
+				for (; e < t->len; e++) {
+					if (t->clean[e] == '(')
+						depth++;
+					else if (t->clean[e] == ')' && depth && --depth == 0)
+						break;
+					else if (!depth)
+						break;
+				}
+				in_macro_arg = hit->offset < e;
+			}
+			if (in_macro_arg)
+				site_manual(
+				    cx, si, "macro",
+				    "%s is called inside a macro invocation; convert it by hand",
+				    hit->name);
+			else if (hit->in_define)
 				site_manual(
 				    cx, si, "macro",
 				    "%s is called in a macro definition; convert the macro by "

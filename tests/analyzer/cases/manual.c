@@ -30,10 +30,10 @@ static void m_request(struct request_queue *q)
 	/* a byte count where sectors are expected */
 	if (!end_that_request_first(rq, 1, bytes))
 		end_that_request_last(rq, 1);
-	/* the request is read after it may be freed */
+	/* the request is read after it may be freed (the sector moves on completion) */
 	if (end_that_request_first(rq, 1, 8))
 		return;
-	printk("%p\n", rq->rq_disk->private_data);
+	printk("%lu\n", rq->sector);
 	end_that_request_last(rq, 1);
 	FINISH(rq);
 #if 0
@@ -59,8 +59,8 @@ module_init(m_init);
  * manual.c:29:2 m_request end_request manual end_request lock=unknown uptodate=unknown reason=uptodate_unknown
  * manual.c:31:7 m_request end_that_request_first manual first_last_held lock=unknown uptodate=constant reason=bytes_unknown
  * manual.c:32:3 m_request end_that_request_last manual first_last_held lock=unknown uptodate=constant reason=bytes_unknown
- * manual.c:34:6 m_request end_that_request_first manual first_last_held lock=held uptodate=constant reason=rq_used_after_completion
- * manual.c:37:2 m_request end_that_request_last manual first_last_held lock=held uptodate=constant reason=rq_used_after_completion
+ * manual.c:34:6 m_request end_that_request_first manual early_return lock=held uptodate=constant reason=rq_used_after_completion
+ * manual.c:37:2 m_request end_that_request_last manual early_return lock=held uptodate=constant reason=rq_used_after_completion
  * manual.c:40:2 m_request end_request manual unclassified lock=unknown uptodate=none reason=unparsed
  * check-brief-end
  */
