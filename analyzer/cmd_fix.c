@@ -175,7 +175,7 @@ int cmd_fix(int argc, char **argv)
 	struct fix_args a = { 0 };
 	struct rw_plan plan;
 	size_t files = 0;
-	int rc = BM_EXIT_CLEAN;
+	int rc = BM_EXIT_CLEAN, a_rc;
 
 	bm_run_init(&run, "fix");
 	if (fix_parse(&run, argc, argv, &a)) {
@@ -189,7 +189,10 @@ int cmd_fix(int argc, char **argv)
 		bm_run_free(&run);
 		return BM_EXIT_USAGE;
 	}
-	if (bm_analyze(&run, a.paths, a.npaths) < 0) {
+	progress_begin("analysing", 0);
+	a_rc = bm_analyze(&run, a.paths, a.npaths);
+	progress_end();
+	if (a_rc < 0) {
 		free(a.paths);
 		bm_run_free(&run);
 		return BM_EXIT_USAGE;

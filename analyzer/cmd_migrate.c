@@ -372,8 +372,31 @@ static int run_spatch(struct mig *m, const char *spatch, const char *cocci,
 		execv(spatch, av.v);
 		_exit(127);
 	}
-	if (pid < 0 || waitpid(pid, &status, 0) < 0)
+	if (pid < 0) {
 		status = -1;
+	} else {
+		/* wait, counting the private copies spatch has rewritten so far */
+		time_t start = time(NULL);
+
+		for (;;) {
+			pid_t r = waitpid(pid, &status, WNOHANG);
+			struct timespec nap = { 0, 300000000L };
+			size_t done = 0;
+			struct stat st;
+
+			if (r == pid)
+				break;
+			if (r < 0) {
+				status = -1;
+				break;
+			}
+			for (size_t i = 0; i < m->nc; i++)
+				done += stat(m->c[i].tmp, &st) == 0 && st.st_mtime >= start &&
+					st.st_size != (off_t)m->c[i].orig_len;
+			progress_update(done);
+			nanosleep(&nap, NULL);
+		}
+	}
 	free(optcopy);
 	free(log);
 	strlist_free(&av);
@@ -756,6 +779,7 @@ int cmd_migrate(int argc, char **argv)
 	size_t converted = 0, by_spatch = 0, nchanged = 0;
 	int rc = BM_EXIT_CLEAN, failed_writes = 0;
 	double t0 = now_s();
+	int i_rc;
 
 	memset(&m, 0, sizeof(m));
 	bm_run_init(&m.inv, "migrate");
@@ -777,7 +801,10 @@ int cmd_migrate(int argc, char **argv)
 	macros = cocci_macro_file(cdir);
 
 	/* 1. the inventory */
-	if (bm_analyze(&m.inv, m.a.paths, m.a.npaths) < 0) {
+	progress_begin("inventory (analyzer)", 0);
+	i_rc = bm_analyze(&m.inv, m.a.paths, m.a.npaths);
+	progress_end();
+	if (i_rc < 0) {
 		rc = BM_EXIT_USAGE;
 		goto out;
 	}
@@ -825,7 +852,10 @@ int cmd_migrate(int argc, char **argv)
 			strlist_push(&tmp_paths, m.c[i].tmp);
 		}
 		m.post.opt.quiet = true;
-		if (bm_analyze(&m.post, tmp_paths.v, tmp_paths.n) < 0) {
+		progress_begin("sites spatch left (analyzer)", 0);
+		i_rc = bm_analyze(&m.post, tmp_paths.v, tmp_paths.n);
+		progress_end();
+		if (i_rc < 0) {
 			rc = BM_EXIT_USAGE;
 			goto out;
 		}
@@ -899,7 +929,14 @@ int cmd_migrate(int argc, char **argv)
 					strlist_push(&vpaths, m.c[i].tmp);
 			}
 			copy_options(&m.ver.opt, &m.post.opt);
-			if (vpaths.n && bm_verify(&m.ver, vpaths.v, vpaths.n) < 0) {
+			if (vpaths.n) {
+				progress_begin("verify", 0);
+				i_rc = bm_verify(&m.ver, vpaths.v, vpaths.n);
+				progress_end();
+			} else {
+				i_rc = 0;
+			}
+			if (i_rc < 0) {
 				strlist_free(&vpaths);
 				rc = BM_EXIT_USAGE;
 				goto out;
@@ -974,6 +1011,9 @@ int cmd_migrate(int argc, char **argv)
 	if (m.a.report && write_reports(&m, m.a.report) < 0)
 		rc = BM_EXIT_USAGE;
 
+	if (m.inv.nsites)
+		fprintf(stderr, "blkmig migrate: %zu file%s scanned, %zu with legacy calls\n",
+			m.inv.nfiles, m.inv.nfiles == 1 ? "" : "s", m.nc);
 	fix_summary(&m.inv, "migrate", converted, nchanged, m.a.mode == MODE_IN_PLACE,
 		    m.a.mode == MODE_CHECK);
 	if (m.inv.nsites && converted)
