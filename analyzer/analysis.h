@@ -105,6 +105,8 @@ struct ctx {
 	long *partner;
 	long *wfunc;
 	int *wparam;
+	char **lvar; /* USR of a local variable passed as uptodate (localvar.c) */
+	long *lfunc; /* its function */
 	size_t site_cap;
 };
 
@@ -133,6 +135,9 @@ char *cursor_usr(CXCursor c);
 char *ref_usr(const struct func *f, int n); /* USR of what a DeclRefExpr names */
 char *lock_identity(struct tunit *t, const struct func *f, int n);
 char *lock_identity_text(const char *s);
+/* "field:NAME@STRUCT-USR" for a lock that is a struct member found under node n */
+char *lock_identity_refined(const struct func *f, int n, const char *plain);
+bool is_queue_lock(struct ctx *cx, const char *plain, const char *refined);
 unsigned offset_line(const struct tunit *t, size_t off, unsigned *col);
 bool node_within(const struct func *f, int n, int ancestor);
 int enclosing_stmt(const struct func *f, int n); /* the statement holding n */
@@ -156,6 +161,9 @@ enum bm_lock_state lock_at(struct ctx *cx, struct func *f, int n, struct bm_strl
 /* ---- classify.c / verify.c ----------------------------------------------- */
 void classify_all(struct ctx *cx);
 void verify_all(struct ctx *cx);
+
+/* ---- localvar.c: local uptodate variables become `error` ------------------- */
+void locals_rename(struct ctx *cx);
 
 /* ---- parse.c ------------------------------------------------------------- */
 struct parse_env;

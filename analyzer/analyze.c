@@ -93,6 +93,10 @@ static void ctx_free(struct ctx *cx)
 	free(cx->by_usr);
 	free(cx->next_name);
 	free(cx->next_usr);
+	for (size_t i = 0; cx->lvar && i < cx->site_cap; i++)
+		free(cx->lvar[i]);
+	free(cx->lvar);
+	free(cx->lfunc);
 	free(cx->partner);
 	free(cx->wfunc);
 	free(cx->wparam);

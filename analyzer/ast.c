@@ -339,3 +339,59 @@ bool range_has_error(const struct tunit *t, size_t start, size_t end)
 			return true;
 	return false;
 }
+
+/*
+ * Text identities confuse equally named fields of different structs
+ * (host->lock, port->lock): where the AST has the member, add the struct.
+ */
+char *lock_identity_refined(const struct func *f, int n, const char *plain)
+{
+	const char *field;
+
+	if (!f || n < 0 || strncmp(plain, "field:", 6))
+		return NULL;
+	field = plain + 6;
+	for (int k = n; k < f->nnodes; k++) {
+		CXString sp;
+		bool same;
+
+		if (!node_within(f, k, n))
+			continue;
+		if (f->nodes[k].kind != CXCursor_MemberRefExpr)
+			continue;
+		sp = clang_getCursorSpelling(f->nodes[k].c);
+		same = !strcmp(clang_getCString(sp), field);
+		clang_disposeString(sp);
+		if (!same)
+			continue;
+		CXCursor fd = clang_getCursorReferenced(f->nodes[k].c);
+		CXCursor rec = clang_getCursorSemanticParent(fd);
+		char *usr, *r;
+
+		if (clang_Cursor_isNull(fd) || clang_Cursor_isNull(rec))
+			return NULL;
+		usr = cursor_usr(rec);
+		r = usr[0] ? xasprintf("%s@%s", plain, usr) : NULL;
+		free(usr);
+		return r;
+	}
+	return NULL;
+}
+
+bool is_queue_lock(struct ctx *cx, const char *plain, const char *refined)
+{
+	size_t pl = strlen(plain);
+
+	if (!strcmp(plain, "QUEUE_LOCK"))
+		return true;
+	if (refined) {
+		if (strlist_has(&cx->queue_locks, refined))
+			return true;
+		/* a registered field of that name in another struct: not this one */
+		for (size_t i = 0; i < cx->queue_locks.n; i++)
+			if (!strncmp(cx->queue_locks.v[i], plain, pl) &&
+			    cx->queue_locks.v[i][pl] == '@')
+				return false;
+	}
+	return strlist_has(&cx->queue_locks, plain);
+}

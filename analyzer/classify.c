@@ -44,10 +44,14 @@ static void ensure_side(struct ctx *cx, size_t n)
 	cx->partner = xrealloc(cx->partner, cx->site_cap * sizeof(long));
 	cx->wfunc = xrealloc(cx->wfunc, cx->site_cap * sizeof(long));
 	cx->wparam = xrealloc(cx->wparam, cx->site_cap * sizeof(int));
+	cx->lvar = xrealloc(cx->lvar, cx->site_cap * sizeof(char *));
+	cx->lfunc = xrealloc(cx->lfunc, cx->site_cap * sizeof(long));
 	for (size_t i = old; i < cx->site_cap; i++) {
 		cx->partner[i] = -1;
 		cx->wfunc[i] = -1;
 		cx->wparam[i] = -1;
+		cx->lvar[i] = NULL;
+		cx->lfunc[i] = -1;
 	}
 }
 
@@ -136,10 +140,67 @@ static int up(const struct func *f, int n)
 static const char *const housekeeping[] = {"add_disk_randomness", "blkdev_dequeue_request",
 					   "blk_queue_end_tag"};
 
+/*
+ * A condition we may drop along with its housekeeping body: no assignment,
+ * no increment, and calls only of side-effect free tests.
+ */
+static bool pure_test(struct tunit *t, const struct func *f, int cond)
+{
+	static const char *const pure[] = {"list_empty", "blk_rq_tagged", "blk_queue_tagged",
+					   "blk_fs_request", "blk_pc_request"};
+
+	for (int n = 0; n < f->nnodes; n++) {
+		char *callee;
+		bool ok = false;
+
+		if (!node_within(f, n, cond))
+			continue;
+		if (f->nodes[n].kind == CXCursor_CompoundAssignOperator)
+			return false;
+		if (f->nodes[n].kind == CXCursor_BinaryOperator) {
+			char *op = binary_op(t, f, n);
+			bool assign = !strcmp(op, "=");
+
+			free(op);
+			if (assign)
+				return false;
+		}
+		if (f->nodes[n].kind == CXCursor_UnaryOperator) {
+			char *op = unary_op(t, f, n);
+			bool inc = strstr(op, "++") || strstr(op, "--");
+
+			free(op);
+			if (inc)
+				return false;
+		}
+		if (f->nodes[n].kind != CXCursor_CallExpr)
+			continue;
+		callee = node_callee(f, n);
+		for (size_t i = 0; i < sizeof(pure) / sizeof(pure[0]); i++)
+			ok |= !strcmp(callee, pure[i]);
+		free(callee);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
 static bool stmt_is_housekeeping(struct tunit *t, const struct func *f, int st)
 {
 	size_t s = f->nodes[st].start, e = s;
 
+	/* if (tagged) blk_queue_end_tag(q, rq); if (queued) dequeue; ... */
+	if (f->nodes[st].kind == CXCursor_IfStmt && node_child(f, st, 2) < 0 &&
+	    node_child(f, st, 1) >= 0 && pure_test(t, f, node_child(f, st, 0))) {
+		int body = node_child(f, st, 1), n = 0;
+
+		if (f->nodes[body].kind != CXCursor_CompoundStmt)
+			return stmt_is_housekeeping(t, f, body);
+		for (int c = f->nodes[body].first; c >= 0; c = f->nodes[c].next, n++)
+			if (!stmt_is_housekeeping(t, f, c))
+				return false;
+		return n > 0;
+	}
 	while (e < t->len && (isalnum((unsigned char)t->src[e]) || t->src[e] == '_'))
 		e++;
 	for (size_t i = 0; i < sizeof(housekeeping) / sizeof(housekeeping[0]); i++)
@@ -193,6 +254,8 @@ struct plan {
 	bool pair; /* lock taken around L only */
 	int list[512];
 	enum stmt_role role[512];
+	bool mixed[512]; /* work: an if whose housekeeping inside goes, the rest stays */
+	int Fstmt;	 /* the statement holding F: hoisted reads go before it */
 	int cnt;
 	int Lidx;
 	bool has_work, has_post, work_in_lock;
@@ -203,6 +266,8 @@ struct plan {
  * pair around L, work before, statements after.  Returns false with a
  * reason on a shape we do not convert.
  */
+static bool mixed_if(struct plan *p, int st);
+
 static bool scan_region(struct plan *p, int from, int to, const char **why)
 {
 	int acq = -1, rel = -1;
@@ -216,7 +281,7 @@ static bool scan_region(struct plan *p, int from, int to, const char **why)
 		}
 		if (stmt_is_housekeeping(p->t, p->f, st)) {
 			p->role[i] = SR_HOUSE;
-		} else if (stmt_lock_op(p->cx, p->t, p->f->nodes[st].start, &a)) {
+		} else if (stmt_lock_op(p->cx, p->t, p->f, st, &a)) {
 			if (a && i < p->Lidx && acq < 0) {
 				acq = i;
 				p->role[i] = SR_LOCK;
@@ -231,6 +296,7 @@ static bool scan_region(struct plan *p, int from, int to, const char **why)
 			}
 		} else if (i < p->Lidx) {
 			p->role[i] = SR_WORK;
+			p->mixed[i] = mixed_if(p, st);
 		} else {
 			p->role[i] = SR_KEEP;
 		}
@@ -344,6 +410,18 @@ static void fill_common(struct plan *p, struct uptodate *u, struct bytes *b)
 	if (u->cls == BM_UT_WRAPPER) {
 		p->cx->wfunc[p->si] = (long)(p->f - p->cx->funcs);
 		p->cx->wparam[p->si] = u->param;
+	}
+	if (u->cls == BM_UT_BOOLEAN) {
+		int a = node_strip(p->f, call_arg(p->f, p->F, 1));
+		CXCursor r;
+
+		if (a >= 0 && p->f->nodes[a].kind == CXCursor_DeclRefExpr) {
+			r = clang_getCursorReferenced(p->f->nodes[a].c);
+			if (clang_getCursorKind(r) == CXCursor_VarDecl) {
+				p->cx->lvar[p->si] = cursor_usr(r);
+				p->cx->lfunc[p->si] = (long)(p->f - p->cx->funcs);
+			}
+		}
 	}
 }
 
@@ -534,7 +612,7 @@ static void remove_unused_flags(struct plan *p, struct bm_site *s, int lock_stmt
 				int acq;
 
 				if (f->nodes[n].kind == CXCursor_CallExpr &&
-				    stmt_lock_op(p->cx, t, f->nodes[n].start, &acq))
+				    stmt_lock_op(p->cx, t, f, n, &acq))
 					cnt++;
 			}
 			if (!strchr(txt, '=') && cnt <= 2)
@@ -545,6 +623,38 @@ static void remove_unused_flags(struct plan *p, struct bm_site *s, int lock_stmt
 	free(name);
 }
 
+/*
+ * if (cond) { housekeeping...; other...; } where nothing reads the request
+ * but the housekeeping: the housekeeping goes, the rest stays (ide-style
+ * `if (dequeue) { ...dequeue...; hwgroup->rq = NULL; }`).
+ */
+static bool mixed_if(struct plan *p, int st)
+{
+	struct func *f = p->f;
+	int body, house = 0;
+
+	if (f->nodes[st].kind != CXCursor_IfStmt || node_child(f, st, 2) >= 0 ||
+	    (body = node_child(f, st, 1)) < 0 || f->nodes[body].kind != CXCursor_CompoundStmt ||
+	    !pure_test(p->t, f, node_child(f, st, 0)) || rq_mentioned(p, node_child(f, st, 0)))
+		return false;
+	for (int c = f->nodes[body].first; c >= 0; c = f->nodes[c].next) {
+		if (stmt_is_housekeeping(p->t, f, c))
+			house++;
+		else if (rq_mentioned(p, c))
+			return false;
+	}
+	return house > 0;
+}
+
+static void remove_mixed_housekeeping(struct plan *p, struct bm_site *s, int st)
+{
+	int body = node_child(p->f, st, 1);
+
+	for (int c = p->f->nodes[body].first; c >= 0; c = p->f->nodes[c].next)
+		if (stmt_is_housekeeping(p->t, p->f, c))
+			edit_remove_stmt(s, p->t, p->f, c);
+}
+
 static void remove_roles(struct plan *p, struct bm_site *s, int from, int to, bool with_work)
 {
 	for (int i = from; i < to; i++) {
@@ -553,7 +663,175 @@ static void remove_roles(struct plan *p, struct bm_site *s, int from, int to, bo
 			edit_remove_stmt(s, p->t, p->f, p->list[i]);
 		if (p->role[i] == SR_LOCK)
 			remove_unused_flags(p, s, p->list[i]);
+		if (p->role[i] == SR_WORK && p->mixed[i] && !with_work)
+			remove_mixed_housekeeping(p, s, p->list[i]);
 	}
+}
+
+/* Fields the data completion leaves alone: reading them early is exact. */
+static const char *const stable_fields[] = {
+    "rq_disk",	 "q",	"special",     "errors",	  "cmd_type",
+    "cmd_flags", "tag", "end_io_data", "completion_data", "ioprio",
+    "rq_status", "cmd", "sense",       "timeout"};
+
+static bool stable_field(const char *name)
+{
+	for (size_t i = 0; i < sizeof(stable_fields) / sizeof(stable_fields[0]); i++)
+		if (!strcmp(name, stable_fields[i]))
+			return true;
+	return false;
+}
+
+/*
+ * Item 3: a statement that would now run after the request may be freed
+ * reads the request only through member chains of completion-invariant
+ * fields (rq->rq_disk->private_data): read them into locals before the
+ * call instead.  Returns false (nothing added) when it cannot.
+ */
+static bool hoist_reads(struct plan *p, int st)
+{
+	struct func *f = p->f;
+	struct tunit *t = p->t;
+	struct bm_site *s = &p->cx->run->sites[p->si];
+	int rqn = node_strip(f, call_arg(f, p->F, 0));
+	char *rq_usr;
+	int tops[16], ntop = 0;
+	bool ok = true;
+
+	if (p->Fstmt < 0 || rqn < 0 || f->nodes[rqn].kind != CXCursor_DeclRefExpr || f->body < 0)
+		return false;
+	rq_usr = ref_usr(f, rqn);
+	for (int n = 0; n < f->nnodes && ok; n++) {
+		int top = n, c, par;
+		char *u;
+
+		if (!node_within(f, n, st) || f->nodes[n].kind != CXCursor_DeclRefExpr)
+			continue;
+		u = ref_usr(f, n);
+		if (strcmp(u, rq_usr)) {
+			free(u);
+			continue;
+		}
+		free(u);
+		if (f->nodes[n].macro) {
+			ok = false;
+			break;
+		}
+		/* climb the member chain: rq -> first -> ... */
+		for (c = f->nodes[n].parent; c >= 0; c = f->nodes[c].parent) {
+			if (f->nodes[c].kind == CXCursor_UnexposedExpr ||
+			    f->nodes[c].kind == CXCursor_ParenExpr)
+				continue;
+			if (f->nodes[c].kind != CXCursor_MemberRefExpr)
+				break;
+			top = c;
+		}
+		if (top == n) {
+			ok = false; /* the request itself is used */
+			break;
+		}
+		/* the member right on rq must be stable */
+		for (c = f->nodes[n].parent; c >= 0 && f->nodes[c].kind != CXCursor_MemberRefExpr;
+		     c = f->nodes[c].parent)
+			;
+		CXString fn = clang_getCursorSpelling(f->nodes[c].c);
+
+		ok = stable_field(clang_getCString(fn));
+		clang_disposeString(fn);
+		/* read only: not assigned, not addressed, not incremented */
+		par = f->nodes[top].parent;
+		while (par >= 0 && (f->nodes[par].kind == CXCursor_UnexposedExpr ||
+				    f->nodes[par].kind == CXCursor_ParenExpr))
+			par = f->nodes[par].parent;
+		if (ok && par >= 0 && f->nodes[par].kind == CXCursor_UnaryOperator) {
+			char *op = unary_op(t, f, par);
+
+			ok = strcmp(op, "&") && !strstr(op, "++") && !strstr(op, "--");
+			free(op);
+		}
+		if (ok && par >= 0 &&
+		    (f->nodes[par].kind == CXCursor_CompoundAssignOperator ||
+		     (f->nodes[par].kind == CXCursor_BinaryOperator &&
+		      node_strip(f, node_child(f, par, 0)) == top))) {
+			char *op = binary_op(t, f, par);
+
+			ok = f->nodes[par].kind != CXCursor_CompoundAssignOperator &&
+			     strcmp(op, "=");
+			free(op);
+		}
+		if (ok && ntop < 16)
+			tops[ntop++] = top;
+		else
+			ok = false;
+	}
+	free(rq_usr);
+	if (!ok || !ntop)
+		return false;
+	/* one local per chain: declared first in the function, set before F */
+	int first = f->nodes[f->body].first;
+	size_t decl_at, set_at = f->nodes[p->Fstmt].start;
+	char *ind = line_indent(t, set_at), *body_ind;
+	struct sbuf decls = {0}, sets = {0};
+
+	if (first < 0) {
+		free(ind);
+		return false;
+	}
+	decl_at = f->nodes[first].start;
+	body_ind = line_indent(t, decl_at);
+	while (decl_at > 0 && t->src[decl_at - 1] != '\n')
+		decl_at--;
+	while (set_at > 0 && t->src[set_at - 1] != '\n')
+		set_at--;
+	for (int k = 0; k < ntop && ok; k++) {
+		CXType ty = clang_getCursorType(f->nodes[tops[k]].c);
+		CXString ts = clang_getTypeSpelling(ty);
+		CXString mn = clang_getCursorSpelling(f->nodes[tops[k]].c);
+		const char *type = clang_getCString(ts);
+		char *local = xasprintf("saved_%s", clang_getCString(mn));
+		char *chain = node_text(t, &f->nodes[tops[k]]);
+
+		if (!type[0] || strchr(type, '(') || strchr(type, '[') ||
+		    strstr(type, "anonymous") || ty.kind == CXType_Invalid) {
+			ok = false;
+		} else {
+			bool taken = false;
+
+			for (int n = 0; n < f->nnodes; n++) {
+				CXString sp = clang_getCursorSpelling(f->nodes[n].c);
+
+				taken |= !strcmp(clang_getCString(sp), local);
+				clang_disposeString(sp);
+			}
+			if (taken) {
+				ok = false;
+			} else {
+				sbuf_printf(&decls, "%s%s%s%s;\n", body_ind, type,
+					    type[strlen(type) - 1] == '*' ? "" : " ", local);
+				sbuf_printf(&sets, "%s%s = %s;\n", ind, local, chain);
+				edit_add(s, t->path, f->nodes[tops[k]].start, f->nodes[tops[k]].end,
+					 local);
+			}
+		}
+		free(chain);
+		free(local);
+		clang_disposeString(ts);
+		clang_disposeString(mn);
+	}
+	if (ok) {
+		char *d = sbuf_take(&decls), *a = sbuf_take(&sets);
+
+		edit_add(s, t->path, decl_at, decl_at, d);
+		edit_add(s, t->path, set_at, set_at, a);
+		free(d);
+		free(a);
+	} else {
+		free(decls.s);
+		free(sets.s);
+	}
+	free(ind);
+	free(body_ind);
+	return ok;
 }
 
 /*
@@ -579,7 +857,8 @@ static int work_plan(struct plan *p, int from, int to)
 	}
 	if (p->lock == BM_LOCK_HELD) {
 		for (int i = from; i < to; i++)
-			if (p->role[i] == SR_WORK && rq_mentioned(p, p->list[i])) {
+			if (p->role[i] == SR_WORK && !p->mixed[i] && rq_mentioned(p, p->list[i]) &&
+			    !hoist_reads(p, p->list[i])) {
 				site_manual(
 				    p->cx, p->si, "rq_used_after_completion",
 				    "line %u reads '%s' between the data completion and "
@@ -669,6 +948,7 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 	p->f = f;
 	p->t = t;
 	p->si = si;
+	p->Fstmt = -1;
 	p->li = li >= 0 ? (size_t)li : 0;
 	p->F = F;
 	p->L = L;
@@ -765,6 +1045,7 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 			s->pattern = chunk ? BM_PAT_CHUNK : BM_PAT_FIRST_LAST_UNLOCKED;
 		if (u.cls == BM_UT_WRAPPER)
 			s->pattern = BM_PAT_WRAPPER_PARAM;
+		p->Fstmt = I;
 		int wp = work_plan(p, 0, p->cnt);
 
 		if (wp < 0)
@@ -914,10 +1195,10 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 		bool acquired = false;
 
 		for (int i = Fidx + 1; i < Lwhere; i++)
-			if (stmt_lock_op(cx, t, f->nodes[p->list[i]].start, &a) && a)
+			if (stmt_lock_op(cx, t, f, p->list[i], &a) && a)
 				acquired = true;
 		for (int i = Lwhere + 1; acquired && i < p->cnt && i <= Lwhere + 3; i++)
-			if (stmt_lock_op(cx, t, f->nodes[p->list[i]].start, &a) && !a) {
+			if (stmt_lock_op(cx, t, f, p->list[i], &a) && !a) {
 				to = i + 1;
 				break;
 			}
@@ -935,14 +1216,15 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 			    "express that");
 			goto out;
 		}
-		int wp = work_plan(p, Fidx + 1, to);
-
-		if (wp < 0)
-			goto out;
 		s->pattern = u.cls == BM_UT_WRAPPER ? BM_PAT_WRAPPER_PARAM
 			     : shape == 1	    ? BM_PAT_EARLY_RETURN
 			     : shape == 2	    ? BM_PAT_WHOLE_REQUEST
 						    : BM_PAT_RESULT_USED;
+		p->Fstmt = Fs;
+		int wp = work_plan(p, Fidx + 1, to);
+
+		if (wp < 0)
+			goto out;
 		if (wp == 1) {
 			cbname = make_callback(p, Fidx + 1, to);
 			p->variant = "blk_end_request_callback";
@@ -1182,6 +1464,7 @@ void classify_all(struct ctx *cx)
 	for (size_t fi = 0; fi < cx->nfuncs; fi++)
 		classify_func(cx, fi);
 	wrappers_resolve(cx);
+	locals_rename(cx);
 	token_fallback(cx);
 	for (size_t i = 0; i < cx->run->nsites; i++) {
 		struct bm_site *s = &cx->run->sites[i];

@@ -374,6 +374,26 @@ void facts_collect(struct ctx *cx)
 	for (size_t ti = 0; ti < cx->ntus; ti++)
 		if (cx->tus[ti].tu)
 			text_facts(cx, ti);
+	/* the struct of a lock field given to blk_init_queue (see is_queue_lock) */
+	for (size_t k = 0; k < cx->ncalls; k++) {
+		struct call *c = &cx->calls[k];
+		struct func *f = &cx->funcs[c->func];
+		struct tunit *t = &cx->tus[f->tu];
+		int a;
+
+		if (strncmp(c->callee_name, "blk_init_queue", 14) ||
+		    (a = call_arg(f, c->node, 1)) < 0)
+			continue;
+		char *txt = node_text(t, &f->nodes[a]);
+		char *id = lock_identity_text(txt);
+		char *refined = lock_identity_refined(f, a, id);
+
+		if (refined && !strlist_has(&cx->queue_locks, refined))
+			strlist_push(&cx->queue_locks, refined);
+		free(refined);
+		free(id);
+		free(txt);
+	}
 	/* resolve every callee once: by USR, else by name (static first) */
 	for (size_t k = 0; k < cx->ncalls; k++) {
 		struct call *c = &cx->calls[k];

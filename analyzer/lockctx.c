@@ -66,8 +66,10 @@ bool is_lock_call(const char *name, int *acquire)
 }
 
 /* At source offset off: "spin_lock_xxx ( LOCK ..." on the queue lock? */
-static bool text_lock_op(struct ctx *cx, struct tunit *t, size_t off, int *acquire, char **name)
+static bool text_lock_op(struct ctx *cx, struct tunit *t, const struct func *f, int n, int *acquire,
+			 char **name)
 {
+	size_t off = f->nodes[n].start;
 	const char *s = t->clean;
 	size_t e = off, q, a, b;
 	char *word, *txt, *id;
@@ -88,7 +90,12 @@ static bool text_lock_op(struct ctx *cx, struct tunit *t, size_t off, int *acqui
 	}
 	txt = xstrndup(s + a, b - a);
 	id = lock_identity_text(txt);
-	queue = !strcmp(id, "QUEUE_LOCK") || strlist_has(&cx->queue_locks, id);
+	{
+		char *refined = lock_identity_refined(f, n, id);
+
+		queue = is_queue_lock(cx, id, refined);
+		free(refined);
+	}
 	free(id);
 	free(txt);
 	if (!queue) {
@@ -152,9 +159,14 @@ static struct st lock_effect(struct walker *w, int n, struct st s)
 
 	if (nd->start == 0 && nd->end == 0)
 		return s;
+	/* only the outermost node spelled at this offset (the call, or the
+	 * whole macro expansion), so that its arguments are inside it */
+	if (nd->parent >= 0 && w->f->nodes[nd->parent].start == nd->start &&
+	    w->f->nodes[nd->parent].kind != CXCursor_CompoundStmt)
+		return s;
 	if (done_has(w, nd->start))
 		return s;
-	if (!text_lock_op(w->cx, w->t, nd->start, &acquire, &name))
+	if (!text_lock_op(w->cx, w->t, w->f, n, &acquire, &name))
 		return s;
 	grow((void **)&w->done, &w->done_cap, w->ndone, sizeof(size_t));
 	w->done[w->ndone++] = nd->start;
@@ -274,10 +286,10 @@ void lockctx_func(struct ctx *cx, struct func *f)
 	free(w.done);
 }
 
-bool stmt_lock_op(struct ctx *cx, struct tunit *t, size_t off, int *acquire)
+bool stmt_lock_op(struct ctx *cx, struct tunit *t, const struct func *f, int n, int *acquire)
 {
 	char *name = NULL;
-	bool r = text_lock_op(cx, t, off, acquire, &name);
+	bool r = text_lock_op(cx, t, f, n, acquire, &name);
 
 	free(name);
 	return r;

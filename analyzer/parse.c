@@ -506,11 +506,36 @@ static bool finish_file(struct parse_env *env, CXIndex idx, size_t fi, int statu
 	return ok;
 }
 
+/* Load the translation units of the children that have exited. */
+static void flush_finished(struct parse_env *env, CXIndex idx, size_t *files, size_t nfiles,
+			   struct tunit *tus, const int *exit_status, const bool *exit_timed_out,
+			   char *finished, size_t *nok)
+{
+	for (size_t k = 0; k < nfiles; k++) {
+		struct tunit *t = &tus[k];
+
+		if (finished[k] != 1)
+			continue;
+		finished[k] = 2;
+		if (exit_status[k] == -1)
+			continue; /* never started (fork failed) */
+		if (finish_file(env, idx, files[k], exit_status[k], exit_timed_out[k], k, t))
+			(*nok)++;
+		if (!env->run->opt.quiet && env->run->files[files[k]].status == BM_PARSE_FAILED)
+			fprintf(stderr, "blkmig: %s: %s\n", t->path,
+				env->run->files[files[k]].reason);
+	}
+}
+
 size_t parse_files(struct parse_env *env, CXIndex idx, size_t *files, size_t nfiles,
 		   struct tunit *tus)
 {
 	int jobs = env->run->opt.jobs > 0 ? env->run->opt.jobs : 1;
 	struct job *running = xcalloc((size_t)jobs, sizeof(*running));
+	int *exit_status = xcalloc(nfiles + 1, sizeof(int));
+	bool *exit_timed_out = xcalloc(nfiles + 1, sizeof(bool));
+	char *finished = xcalloc(nfiles + 1, 1); /* 1 exited, 2 loaded */
+	size_t pending = 0;
 	size_t next = 0, done = 0, nok = 0;
 	int nrun = 0;
 
@@ -536,6 +561,8 @@ size_t parse_files(struct parse_env *env, CXIndex idx, size_t *files, size_t nfi
 
 				file->status = BM_PARSE_FAILED;
 				file->reason = xasprintf("cannot fork: %s", strerror(errno));
+				exit_status[k] = -1;
+				finished[k] = 1;
 				done++;
 				continue;
 			}
@@ -567,16 +594,22 @@ size_t parse_files(struct parse_env *env, CXIndex idx, size_t *files, size_t nfi
 
 			t->file_index = files[k];
 			t->path = env->run->files[files[k]].path;
-			if (finish_file(env, idx, files[k], status, timed_out, k, t))
-				nok++;
-			if (!env->run->opt.quiet &&
-			    env->run->files[files[k]].status == BM_PARSE_FAILED)
-				fprintf(stderr, "blkmig: %s: %s\n", t->path,
-					env->run->files[files[k]].reason);
+			/* loaded after every child is done: forking a parent that
+			 * already holds many translation units is slow */
+			exit_status[k] = status;
+			exit_timed_out[k] = timed_out;
+			finished[k] = 1;
+			pending++;
 			running[j].pid = 0;
 			nrun--;
 			done++;
 			progressed = true;
+		}
+		/* bounded: at most 128 saved ASTs wait on disk */
+		if (pending >= 128) {
+			flush_finished(env, idx, files, nfiles, tus, exit_status, exit_timed_out,
+				       finished, &nok);
+			pending = 0;
 		}
 		if (!progressed && nrun > 0) {
 			struct timespec ts = {0, 5 * 1000 * 1000};
@@ -585,5 +618,9 @@ size_t parse_files(struct parse_env *env, CXIndex idx, size_t *files, size_t nfi
 		}
 	}
 	free(running);
+	flush_finished(env, idx, files, nfiles, tus, exit_status, exit_timed_out, finished, &nok);
+	free(finished);
+	free(exit_status);
+	free(exit_timed_out);
 	return nok;
 }

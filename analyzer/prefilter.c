@@ -152,10 +152,12 @@ size_t bm_prefilter(const char *s, size_t len, struct bm_hit **out)
 				int member = prev_kind == 'p' && prev_len &&
 					     ((prev_len == 1 && s[prev_start] == '.') ||
 					      (prev_len == 2 && !memcmp(s + prev_start, "->", 2)));
+				/* in a macro body the word before is the macro's name: only
+				 * "#define end_request(...)" itself is a definition */
 				int decl =
-				    (prev_kind == 'i' && !call_keyword(s + prev_start, prev_len)) ||
-				    (prev_kind == 'p' && prev_len == 1 && s[prev_start] == '*' &&
-				     0);
+				    prev_kind == 'i' && !call_keyword(s + prev_start, prev_len) &&
+				    (!in_directive ||
+				     (prev_len == 6 && !memcmp(s + prev_start, "define", 6)));
 
 				grow((void **)&v, &cap, n, sizeof(*v));
 				v[n].offset = p;

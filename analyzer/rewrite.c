@@ -168,7 +168,10 @@ bool word_in(const char *hay, size_t len, const char *word)
 	for (size_t i = 0; i + wl <= len; i++) {
 		if (memcmp(hay + i, word, wl))
 			continue;
-		bool left = i == 0 || !(isalnum((unsigned char)hay[i - 1]) || hay[i - 1] == '_');
+		/* a member of the same name (x->rq, x.rq) is not the variable */
+		bool left = i == 0 || (!(isalnum((unsigned char)hay[i - 1]) || hay[i - 1] == '_') &&
+				       hay[i - 1] != '.' &&
+				       !(i > 1 && hay[i - 1] == '>' && hay[i - 2] == '-'));
 		bool right =
 		    i + wl == len || !(isalnum((unsigned char)hay[i + wl]) || hay[i + wl] == '_');
 

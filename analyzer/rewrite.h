@@ -42,7 +42,7 @@ void bytes_from_bytes(struct ctx *cx, struct func *f, int n, struct bytes *b);
 void bytes_free(struct bytes *b);
 
 /* lockctx.c: a queue-lock operation spelled at source offset off */
-bool stmt_lock_op(struct ctx *cx, struct tunit *t, size_t off, int *acquire);
+bool stmt_lock_op(struct ctx *cx, struct tunit *t, const struct func *f, int n, int *acquire);
 
 /* wrappers.c */
 void wrappers_resolve(struct ctx *cx);

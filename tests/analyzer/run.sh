@@ -207,7 +207,7 @@ cmp -s "$tmp/j1" "$tmp/j2" && pass jobs-deterministic || fail jobs-deterministic
 
 # ---- style: the analyzer part's own files are cppcheck-clean and clang-formatted -------
 own="analyze.c ast.c bytes_flow.c callgraph.c classify.c cmd_scan.c cmd_verify.c facts.c
-lockctx.c main.c names.c parse.c prefilter.c report_json.c report_sarif.c report_text.c
+localvar.c lockctx.c main.c names.c parse.c prefilter.c report_json.c report_sarif.c report_text.c
 rewrite.c run.c uptodate_flow.c util.c verify.c walk.c wrappers.c analysis.h commands.h
 rewrite.h site.h util.h"
 files=$(for f in $own; do echo "$TOP/analyzer/$f"; done)

@@ -2,6 +2,7 @@
 #include <linux/blkdev.h>
 
 #define FINISH(rq) end_request(rq, 1)
+#define FINISH_CUR end_request(m_cur, 1)
 
 static DEFINE_SPINLOCK(m_lock);
 static struct request *m_cur;
@@ -29,10 +30,10 @@ static void m_request(struct request_queue *q)
 	/* a byte count where sectors are expected */
 	if (!end_that_request_first(rq, 1, bytes))
 		end_that_request_last(rq, 1);
-	/* the request is read after it may be freed */
+	/* the request is read after it may be freed (the sector moves on completion) */
 	if (end_that_request_first(rq, 1, 8))
 		return;
-	printk("%p\n", rq->rq_disk->private_data);
+	printk("%lu\n", rq->sector);
 	end_that_request_last(rq, 1);
 	FINISH(rq);
 #if 0
@@ -51,14 +52,15 @@ module_init(m_init);
  * check-exit: 1
  * check-brief-start
  * manual.c:4:20 - end_request manual unclassified lock=unknown uptodate=none reason=macro
- * manual.c:13:7 m_complete end_that_request_first manual first_last_held lock=unknown uptodate=constant reason=lock_unknown
- * manual.c:15:3 m_complete end_that_request_last manual first_last_held lock=unknown uptodate=constant reason=lock_unknown
- * manual.c:26:2 m_request end_that_request_last manual last_only lock=held uptodate=none reason=last_may_have_data
- * manual.c:28:2 m_request end_request manual end_request lock=unknown uptodate=unknown reason=uptodate_unknown
- * manual.c:30:7 m_request end_that_request_first manual first_last_held lock=unknown uptodate=constant reason=bytes_unknown
- * manual.c:31:3 m_request end_that_request_last manual first_last_held lock=unknown uptodate=constant reason=bytes_unknown
- * manual.c:33:6 m_request end_that_request_first manual first_last_held lock=held uptodate=constant reason=rq_used_after_completion
- * manual.c:36:2 m_request end_that_request_last manual first_last_held lock=held uptodate=constant reason=rq_used_after_completion
- * manual.c:39:2 m_request end_request manual unclassified lock=unknown uptodate=none reason=unparsed
+ * manual.c:5:20 - end_request manual unclassified lock=unknown uptodate=none reason=macro
+ * manual.c:14:7 m_complete end_that_request_first manual first_last_held lock=unknown uptodate=constant reason=lock_unknown
+ * manual.c:16:3 m_complete end_that_request_last manual first_last_held lock=unknown uptodate=constant reason=lock_unknown
+ * manual.c:27:2 m_request end_that_request_last manual last_only lock=held uptodate=none reason=last_may_have_data
+ * manual.c:29:2 m_request end_request manual end_request lock=unknown uptodate=unknown reason=uptodate_unknown
+ * manual.c:31:7 m_request end_that_request_first manual first_last_held lock=unknown uptodate=constant reason=bytes_unknown
+ * manual.c:32:3 m_request end_that_request_last manual first_last_held lock=unknown uptodate=constant reason=bytes_unknown
+ * manual.c:34:6 m_request end_that_request_first manual early_return lock=held uptodate=constant reason=rq_used_after_completion
+ * manual.c:37:2 m_request end_that_request_last manual early_return lock=held uptodate=constant reason=rq_used_after_completion
+ * manual.c:40:2 m_request end_request manual unclassified lock=unknown uptodate=none reason=unparsed
  * check-brief-end
  */

@@ -1,0 +1,208 @@
+/*
+ * localvar.c - catalogue item 10's local variable: an `uptodate`-style
+ * local that only ever holds 0/1 (or a boolean) and only feeds completion
+ * calls becomes `error`, its assignments converted (1 -> 0, 0 -> -EIO,
+ * c -> c ? 0 : -EIO), and the new calls take `error` as is.  Done only when
+ * every completion using it is converted and every use of it is an
+ * assignment or an uptodate argument; otherwise the sites keep the
+ * equivalent `u ? 0 : -EIO`.
+ */
+#include <string.h>
+
+#include "rewrite.h"
+
+static int up(const struct func *f, int n)
+{
+	int p = f->nodes[n].parent;
+
+	while (p >= 0 && (f->nodes[p].kind == CXCursor_UnexposedExpr ||
+			  f->nodes[p].kind == CXCursor_ParenExpr))
+		p = f->nodes[p].parent;
+	return p;
+}
+
+static bool names_usr(const struct func *f, int n, const char *usr)
+{
+	char *u;
+	bool r;
+
+	if (n < 0 || f->nodes[n].kind != CXCursor_DeclRefExpr)
+		return false;
+	u = ref_usr(f, n);
+	r = !strcmp(u, usr);
+	free(u);
+	return r;
+}
+
+/* Collect the edits that rename the variable; false if a use forbids it. */
+static bool rename_edits(struct ctx *cx, struct func *f, const char *usr, struct bm_site *scratch)
+{
+	struct tunit *t = &cx->tus[f->tu];
+
+	for (int n = 0; n < f->nnodes; n++) {
+		struct node *nd = &f->nodes[n];
+
+		if (nd->kind == CXCursor_VarDecl) {
+			char *u = cursor_usr(nd->c);
+			bool mine = !strcmp(u, usr);
+			CXString sp;
+			CXFile file;
+			size_t off;
+			int init = -1;
+
+			free(u);
+			if (!mine)
+				continue;
+			sp = clang_getCursorSpelling(nd->c);
+			off = loc_offset(clang_getCursorLocation(nd->c), &file);
+			if (!file || !clang_File_isEqual(file, t->cxfile) ||
+			    strncmp(t->src + off, clang_getCString(sp),
+				    strlen(clang_getCString(sp)))) {
+				clang_disposeString(sp);
+				return false;
+			}
+			edit_add(scratch, t->path, off, off + strlen(clang_getCString(sp)),
+				 "error");
+			clang_disposeString(sp);
+			for (int c = nd->first; c >= 0; c = f->nodes[c].next)
+				if (f->nodes[c].kind != CXCursor_TypeRef)
+					init = c;
+			if (init >= 0) {
+				struct uptodate v;
+
+				uptodate_classify(cx, f, init, &v);
+				if (v.cls != BM_UT_CONSTANT && v.cls != BM_UT_BOOLEAN) {
+					uptodate_free(&v);
+					return false;
+				}
+				edit_add(scratch, t->path, f->nodes[init].start, f->nodes[init].end,
+					 v.error_expr);
+				uptodate_free(&v);
+			}
+			continue;
+		}
+		if (!names_usr(f, n, usr))
+			continue;
+		if (nd->macro)
+			return false;
+		int p = up(f, n);
+
+		if (p < 0)
+			return false;
+		if (f->nodes[p].kind == CXCursor_CallExpr) {
+			char *callee = node_callee(f, p);
+			bool legacy = bm_is_legacy_name(callee, strlen(callee)) &&
+				      node_strip(f, call_arg(f, p, 1)) == n;
+
+			free(callee);
+			if (legacy)
+				continue; /* rewritten with its site */
+			return false;
+		}
+		if (f->nodes[p].kind == CXCursor_BinaryOperator &&
+		    node_strip(f, node_child(f, p, 0)) == n) {
+			char *op = binary_op(t, f, p);
+			bool assign = !strcmp(op, "=");
+			int rhs = node_child(f, p, 1);
+			struct uptodate v;
+
+			free(op);
+			if (!assign || rhs < 0)
+				return false;
+			uptodate_classify(cx, f, rhs, &v);
+			if (v.cls != BM_UT_CONSTANT && v.cls != BM_UT_BOOLEAN) {
+				uptodate_free(&v);
+				return false;
+			}
+			edit_add(scratch, t->path, f->nodes[n].start, f->nodes[n].end, "error");
+			edit_add(scratch, t->path, f->nodes[rhs].start, f->nodes[rhs].end,
+				 v.error_expr);
+			uptodate_free(&v);
+			continue;
+		}
+		return false;
+	}
+	/* `error` must be free in the function */
+	for (int n = 0; n < f->nnodes; n++) {
+		enum CXCursorKind k = f->nodes[n].kind;
+		CXString sp;
+		bool clash;
+
+		if (k != CXCursor_VarDecl && k != CXCursor_DeclRefExpr && k != CXCursor_ParmDecl)
+			continue;
+		sp = clang_getCursorSpelling(f->nodes[n].c);
+		clash = !strcmp(clang_getCString(sp), "error");
+		clang_disposeString(sp);
+		if (clash)
+			return false;
+	}
+	return true;
+}
+
+/* In s, replace every ", OLD," argument spelling by ", error," (edits too). */
+static char *swap_arg(const char *text, const char *old)
+{
+	char *pat = xasprintf(", %s,", old);
+	struct sbuf b = {0};
+	const char *p = text, *q;
+
+	while ((q = strstr(p, pat))) {
+		sbuf_addn(&b, p, (size_t)(q - p));
+		sbuf_add(&b, ", error,");
+		p = q + strlen(pat);
+	}
+	sbuf_add(&b, p);
+	free(pat);
+	return sbuf_take(&b);
+}
+
+void locals_rename(struct ctx *cx)
+{
+	size_t nsites = cx->run->nsites;
+	bool *done = xcalloc(nsites + 1, sizeof(bool));
+
+	for (size_t si = 0; si < nsites; si++) {
+		struct bm_site scratch = {0};
+		bool ok = true;
+
+		if (done[si] || !cx->lvar[si] || cx->lfunc[si] < 0)
+			continue;
+		struct func *f = &cx->funcs[cx->lfunc[si]];
+
+		for (size_t sj = si; sj < nsites; sj++) {
+			if (!cx->lvar[sj] || cx->lfunc[sj] != cx->lfunc[si] ||
+			    strcmp(cx->lvar[sj], cx->lvar[si]))
+				continue;
+			done[sj] = true;
+			ok &= cx->run->sites[sj].verdict == BM_AUTO;
+		}
+		ok = ok && rename_edits(cx, f, cx->lvar[si], &scratch);
+		for (size_t sj = si; ok && sj < nsites; sj++) {
+			struct bm_site *s = &cx->run->sites[sj];
+			char *r;
+
+			if (!cx->lvar[sj] || cx->lfunc[sj] != cx->lfunc[si] ||
+			    strcmp(cx->lvar[sj], cx->lvar[si]))
+				continue;
+			for (size_t e = 0; e < s->nedits; e++) {
+				r = swap_arg(s->edits[e].text, s->error_expr);
+				free(s->edits[e].text);
+				s->edits[e].text = r;
+			}
+			r = swap_arg(s->replacement, s->error_expr);
+			free(s->replacement);
+			s->replacement = r;
+			free(s->error_expr);
+			s->error_expr = xstrdup("error");
+			for (size_t e = 0; e < scratch.nedits; e++)
+				edit_add(s, scratch.edits[e].file, scratch.edits[e].start,
+					 scratch.edits[e].end, scratch.edits[e].text);
+		}
+		for (size_t e = 0; e < scratch.nedits; e++) {
+			free(scratch.edits[e].file);
+			free(scratch.edits[e].text);
+		}
+		free(scratch.edits);
+	}
+	free(done);
+}
