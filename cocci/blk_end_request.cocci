@@ -19,7 +19,7 @@
 // URL: see cocci/README.md of blkmig
 // Options: --no-includes --include-headers
 // Keywords: end_that_request_first, end_that_request_last, end_request, blk_end_request
-// Requires: 1.0.8
+// Requires: 1.1.1
 
 virtual patch
 virtual context
@@ -356,9 +356,23 @@ def decide_pair_uncached(k1):
         for s in window(lo, hi, f, func):
             if is_housekeeping(s["text"], R):
                 continue
-            if s["decl"] or mentions(s["text"], root(R)) or \
-                    re.search(r"(add_disk_randomness|blkdev_dequeue_request|blk_queue_end_tag)", s["text"]):
+            alias = next((a for a in aliases_of(f, func, root(R))
+                          if mentions(s["text"], a)), None)
+            if alias:
+                return ("report", "'%s' between the data completion and end_that_request_last uses '%s', which was taken from the request; __blk_end_request may free it: move that work by hand" % (one_line(s["text"]), alias))
+            if s["decl"] or re.search(r"(add_disk_randomness|blkdev_dequeue_request|blk_queue_end_tag)", s["text"]):
                 return ("report", "'%s' between the data completion and end_that_request_last uses the request, which __blk_end_request may free: hoist that read before the call by hand" % one_line(s["text"]))
+            if mentions(s["text"], root(R)):
+                chains = hoistable_reads(s["text"], R) \
+                    if pr["shape"] in ("exit", "block") else None
+                if not chains:
+                    return ("report", "'%s' between the data completion and end_that_request_last uses the request, which __blk_end_request may free: hoist that read before the call by hand" % one_line(s["text"]))
+                for c in chains:
+                    if c in pr.setdefault("hoist", {}):
+                        return ("report", "'%s' is read more than once after the data completion: hoist it by hand" % c)
+                    pr["hoist"][c] = None
+        if pr.get("hoist"):
+            name_hoists(f, func, pr)
         return ("held", None)
     if ar is not None and unlocked(k1):
         inside = window(ar["lock_end"], hi, f, func)
@@ -387,6 +401,78 @@ def decide_pair_uncached(k1):
     if ar is not None:
         return ("report", "the queue lock is taken around end_that_request_last, but the lock state at the data completion is not provably released")
     return ("report", "lock context unknown: the queue lock is neither provably held here (request_fn given to blk_init_queue, spin_lock on the queue lock, or a helper only called so) nor taken only around end_that_request_last")
+
+
+def aliases_of(f, func, r):
+    """Locals assigned or initialised from an expression that uses r."""
+    out = set()
+    for s in STMTS.get((f, func), []):
+        t = paren(tokens(s["text"]))
+        for m in re.finditer(r"\b([A-Za-z_]\w*)\s*=(?!=)\s*([^;,]*)", t):
+            rhs = norm(m.group(2))
+            # a plain access path from the request (maybe cast, maybe &):
+            # the result of a call (a status, a count) is not an alias
+            rhs = re.sub(r"^\((struct)?[A-Za-z_][\w*]*\)", "", rhs)
+            if m.group(1) != r and re.match(
+                    r"^&?%s((->|\.)[A-Za-z_]\w*)*$" % re.escape(r), rhs):
+                out.add(m.group(1))
+    return sorted(out)
+
+
+def hoistable_reads(text, r):
+    """The read-only access paths through the request r in a statement, or
+    None when r is used otherwise (passed whole, written, address taken,
+    a function pointer called through it)."""
+    r = norm(r)
+    if not re.match(r"^[A-Za-z_]\w*$", r):
+        return None
+    t = norm(text)
+    chains = []
+    pat = re.compile(r"(?<![\w.>])%s((?:->|\.)[A-Za-z_]\w*)+" % re.escape(r))
+    uses = len(re.findall(r"(?<![\w.>])%s\b" % re.escape(r), t))
+    for m in pat.finditer(t):
+        after, before = t[m.end():m.end() + 2], t[max(0, m.start() - 2):m.start()]
+        if after[:1] in ("(", "[") or (after[:1] == "=" and after != "==") or \
+                after in ("++", "--") or after[:1] in ("+", "-", "*", "/", "|", "&", "^") and after[1:2] == "=" or \
+                before.endswith("&") or before in ("++", "--"):
+            return None
+        chains.append(m.group(0))
+    if len(chains) != uses or not chains:
+        return None
+    return chains
+
+
+def name_hoists(f, func, pr):
+    """A local name for each hoisted read: its last field, made unique."""
+    words = set(LOCALS.get((f, func), set()))
+    for s in STMTS.get((f, func), []):
+        toks = tokens(s["text"])
+        words |= set(t for i, t in enumerate(toks)
+                     if re.match(r"^[A-Za-z_]\w*$", t) and
+                     not (i and toks[i - 1] in ("->", ".")))
+    for c in list(pr["hoist"]):
+        base = re.split(r"->|\.", c)[-1]
+        name, n = base, 1
+        while name in words or name in C_KEYWORDS:
+            n += 1
+            name = "%s_%d" % (base, n)
+        words.add(name)
+        pr["hoist"][c] = name
+
+
+def hoist_pair(p):
+    k = key(p)
+    return not failed() and k in PAIRS and converted_pair(k) and \
+        bool(PAIRS[k].get("hoist"))
+
+
+def hoist_name(p1, e):
+    return PAIRS[key(p1)]["hoist"].get(norm(e))
+
+
+def in_hoist_window(p1, pe):
+    pr = PAIRS[key(p1)]
+    return before(pr["wstart"], key(pe)) and before(key(pe), pr["k2"])
 
 
 def one_line(t):
@@ -449,6 +535,8 @@ def site_ok(k):
 
 def site_decision(k):
     """(converted?, rule, message) for any legacy call key."""
+    if GROUPED:
+        return (False, "group", "several files named on one spatch command line are processed together; run one file at a time or use --dir (nothing converted)")
     if k[0] in FAILED:
         return (False, "internal", "blkmig internal error, nothing converted in this file (%s)" % FAILED[k[0]])
     lg = LEGACY.get(k)
@@ -474,7 +562,10 @@ def site_decision(k):
             a, why = decide_pair(k)
             if a == "report":
                 return (False, "pair", "%s/end_that_request_last pair not converted: %s" % (n, why))
-            return (True, "pair-" + a, "%s + end_that_request_last -> %s" % (n, pair_newfn(k)))
+            hz = PAIRS[k].get("hoist") or {}
+            extra = " (hoisted before it: %s)" % ", ".join(
+                "%s = %s" % (v, c) for c, v in sorted(hz.items())) if hz else ""
+            return (True, "pair-" + a, "%s + end_that_request_last -> %s%s" % (n, pair_newfn(k), extra))
         return (False, "data-only", "%s without a matching end_that_request_last on every completion path of this function: the new call would also run the final step here; convert by hand" % n)
     # end_that_request_last
     if k in P2:
@@ -762,8 +853,18 @@ SNAP = {}
 CALLEE = {}
 
 
+GROUPED = set()
+
+
 def reset_for(f):
-    if CURFILE[0] == f:
+    """A new file.  spatch applies each rule to all the files named on one
+    command line together (a group); the per-file state here cannot follow
+    that, so such a group is left untouched and reported."""
+    if CURFILE[0] == f or f in GROUPED:
+        return
+    if CURFILE[0] is not None and not CALLS:
+        GROUPED.add(CURFILE[0])
+        GROUPED.add(f)
         return
     CURFILE[0] = f
     for d in (RQFN, QLOCK, CALLS, FUNC_OF, LEGACY, PAIRS, P2, AROUND, STMTS,
@@ -876,7 +977,7 @@ def finalize(f):
 
 
 def failed():
-    return CURFILE[0] in FAILED
+    return CURFILE[0] in FAILED or bool(GROUPED)
 
 
 # (Not decorator syntax: a line starting with "@" would end the SmPL block.)
@@ -1392,6 +1493,75 @@ finalize(CURFILE[0])
 // ---------------------------------------------------------------------------
 // 5. Patch mode: the conversions.
 // ---------------------------------------------------------------------------
+// Item 3: reads through the request after the data completion, which may
+// now free it, are hoisted into a local taken before the call.  This is the
+// first rewrite, so the positions are still those of the original file.
+@hzx depends on has_legacy && (patch) exists@
+identifier fst =~ "^end_that_request_(first|chunk)$";
+identifier R;
+expression U, N, E;
+statement S;
+position p1 : script:python() { hoist_pair(p1) };
+position pe;
+@@
+if (fst@p1(R, U, N)) S
+...
+E@pe
+
+@script:python hzxv@
+p1 << hzx.p1;
+E << hzx.E;
+v;
+@@
+n = hoist_name(p1, E)
+coccinelle.v = cocci.make_ident(n if n else "blkmig_unused")
+
+@depends on has_legacy && (patch) exists@
+identifier hzx.fst, hzx.R;
+expression hzx.U, hzx.N, hzx.E;
+statement hzx.S;
+position hzx.pe;
+position p1 : script:python(E, pe) { hoist_pair(p1) and hoist_name(p1, E) is not None and in_hoist_window(p1, pe) };
+identifier hzxv.v;
+@@
++ typeof(E) v = E;
+  if (fst@p1(R, U, N)) S
+  ...
+- E@pe
++ v
+
+@hzb depends on has_legacy && (patch) exists@
+identifier fst =~ "^end_that_request_(first|chunk)$";
+identifier R;
+expression U, N, E;
+position p1 : script:python() { hoist_pair(p1) };
+position pe;
+@@
+if (!fst@p1(R, U, N)) { <+... E@pe ...+> }
+
+@script:python hzbv@
+p1 << hzb.p1;
+E << hzb.E;
+v;
+@@
+n = hoist_name(p1, E)
+coccinelle.v = cocci.make_ident(n if n else "blkmig_unused")
+
+@depends on has_legacy && (patch) exists@
+identifier hzb.fst, hzb.R;
+expression hzb.U, hzb.N, hzb.E;
+position hzb.pe;
+position p1 : script:python(E, pe) { hoist_pair(p1) and hoist_name(p1, E) is not None and in_hoist_window(p1, pe) };
+identifier hzbv.v;
+@@
++ typeof(E) v = E;
+  if (!fst@p1(R, U, N)) {
+  <...
+- E@pe
++ v
+  ...>
+  }
+
 // uptodate variables: assignments and initialisers take error values (the
 // pattern x = E also matches the initialiser of a declaration).
 @snapva depends on has_legacy && (patch)@
@@ -1880,6 +2050,20 @@ expression list es;
 identifier X;
 @@
 - if (!X) {}
+
+// "if (__blk_end_request(...)) return;" as the last statement of a function
+// returning nothing is just the call.
+@depends on has_legacy && (patch)@
+identifier nf =~ "^(__blk_end_request|blk_end_request|blk_end_request_callback)$";
+identifier f;
+expression list es;
+@@
+void f(...) {
+...
+- if (nf(es))
+-	return;
++ nf(es);
+}
 
 // end_request, end_queued_request, end_dequeued_request.
 @snapwr depends on has_legacy && (patch)@
