@@ -12,10 +12,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-void progress_enable(bool quiet);	/* on iff !quiet and isatty(stderr) */
+void progress_enable(bool quiet); /* on iff !quiet and isatty(stderr) */
 /* start a stage; total 0 = unknown (elapsed time only) */
 void progress_begin(const char *label, size_t total);
-void progress_update(size_t done);	/* files done so far in this stage */
-void progress_end(void);		/* final redraw, newline */
+void progress_update(size_t done); /* files done so far in this stage */
+void progress_end(void);	   /* final redraw, newline */
 
 #endif
