@@ -138,6 +138,8 @@ char *lock_identity_text(const char *s);
 /* "field:NAME@STRUCT-USR" for a lock that is a struct member found under node n */
 char *lock_identity_refined(const struct func *f, int n, const char *plain);
 bool is_queue_lock(struct ctx *cx, const char *plain, const char *refined);
+char *lock_identity_ast(const struct func *f, int n);
+int lock_call_arg(const struct func *f, int n);
 unsigned offset_line(const struct tunit *t, size_t off, unsigned *col);
 bool node_within(const struct func *f, int n, int ancestor);
 int enclosing_stmt(const struct func *f, int n); /* the statement holding n */

@@ -395,3 +395,70 @@ bool is_queue_lock(struct ctx *cx, const char *plain, const char *refined)
 	}
 	return strlist_has(&cx->queue_locks, plain);
 }
+
+/*
+ * The identity of the lock an argument expression names, from the AST:
+ * QUEUE_LOCK for any ->queue_lock, "field:NAME@STRUCT" for another member,
+ * "var:NAME" for a variable.  NULL when the AST does not say (then the
+ * text is used).  Sees through macros such as CCISS_LOCK(i).
+ */
+char *lock_identity_ast(const struct func *f, int n)
+{
+	while (n >= 0) {
+		enum CXCursorKind k = f->nodes[n].kind;
+
+		if (k == CXCursor_UnexposedExpr || k == CXCursor_ParenExpr ||
+		    k == CXCursor_UnaryOperator || k == CXCursor_CStyleCastExpr) {
+			int last = -1;
+
+			for (int c = f->nodes[n].first; c >= 0; c = f->nodes[c].next)
+				if (f->nodes[c].kind != CXCursor_TypeRef)
+					last = c;
+			n = last;
+			continue;
+		}
+		break;
+	}
+	if (n < 0)
+		return NULL;
+	CXString sp = clang_getCursorSpelling(f->nodes[n].c);
+	char *name = xstrdup(clang_getCString(sp)), *r = NULL;
+
+	clang_disposeString(sp);
+	if (f->nodes[n].kind == CXCursor_MemberRefExpr && name[0]) {
+		if (!strcmp(name, "queue_lock")) {
+			r = xstrdup("QUEUE_LOCK");
+		} else {
+			CXCursor fd = clang_getCursorReferenced(f->nodes[n].c);
+			CXCursor rec = clang_getCursorSemanticParent(fd);
+			char *usr = clang_Cursor_isNull(rec) ? xstrdup("") : cursor_usr(rec);
+
+			r = usr[0] ? xasprintf("field:%s@%s", name, usr)
+				   : xasprintf("field:%s", name);
+			free(usr);
+		}
+	} else if (f->nodes[n].kind == CXCursor_DeclRefExpr && name[0]) {
+		r = xasprintf("var:%s", name);
+	}
+	free(name);
+	return r;
+}
+
+/* The argument node of the lock call spelled at node n, or -1. */
+int lock_call_arg(const struct func *f, int n)
+{
+	for (int k = n; k < f->nnodes; k++) {
+		char *callee;
+		int acq;
+		bool lock;
+
+		if (!node_within(f, k, n) || f->nodes[k].kind != CXCursor_CallExpr)
+			continue;
+		callee = node_callee(f, k);
+		lock = is_lock_call(callee, &acq);
+		free(callee);
+		if (lock)
+			return call_arg(f, k, 0);
+	}
+	return -1;
+}

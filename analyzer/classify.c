@@ -1434,7 +1434,38 @@ static void token_fallback(struct ctx *cx)
 			s->pattern = BM_PAT_UNCLASSIFIED;
 			s->confidence = "low";
 			s->replacement = xstrdup("");
-			if (hit->in_define)
+			bool in_macro_arg = false;
+
+			for (size_t q = 0;
+			     infn && q < (size_t)cx->funcs[fi].nnodes && !in_macro_arg; q++) {
+				struct node *nd = &cx->funcs[fi].nodes[q];
+
+				size_t e = nd->start, depth = 0;
+
+				if (nd->kind != CXCursor_CallExpr || !nd->macro || hit->offset < e)
+					continue;
+				/* the invocation's extent: its name and balanced parentheses */
+				while (e < t->len &&
+				       (isalnum((unsigned char)t->clean[e]) || t->clean[e] == '_'))
+					e++;
+				while (e < t->len && isspace((unsigned char)t->clean[e]))
+					e++;
+				for (; e < t->len; e++) {
+					if (t->clean[e] == '(')
+						depth++;
+					else if (t->clean[e] == ')' && depth && --depth == 0)
+						break;
+					else if (!depth)
+						break;
+				}
+				in_macro_arg = hit->offset < e;
+			}
+			if (in_macro_arg)
+				site_manual(
+				    cx, si, "macro",
+				    "%s is called inside a macro invocation; convert it by hand",
+				    hit->name);
+			else if (hit->in_define)
 				site_manual(
 				    cx, si, "macro",
 				    "%s is called in a macro definition; convert the macro by "

@@ -386,10 +386,21 @@ void facts_collect(struct ctx *cx)
 			continue;
 		char *txt = node_text(t, &f->nodes[a]);
 		char *id = lock_identity_text(txt);
-		char *refined = lock_identity_refined(f, a, id);
+		char *refined = lock_identity_ast(f, a);
 
-		if (refined && !strlist_has(&cx->queue_locks, refined))
-			strlist_push(&cx->queue_locks, refined);
+		if (!refined)
+			refined = lock_identity_refined(f, a, id);
+		if (refined && strcmp(refined, "var:NULL")) {
+			char *at = strchr(refined, '@');
+			char *plain =
+			    at ? xstrndup(refined, (size_t)(at - refined)) : xstrdup(refined);
+
+			if (!strlist_has(&cx->queue_locks, refined))
+				strlist_push(&cx->queue_locks, refined);
+			if (!strlist_has(&cx->queue_locks, plain))
+				strlist_push(&cx->queue_locks, plain);
+			free(plain);
+		}
 		free(refined);
 		free(id);
 		free(txt);

@@ -65,6 +65,38 @@ bool is_lock_call(const char *name, int *acquire)
 	return false;
 }
 
+/*
+ * Node n is the expansion of a driver macro (WORD(...), not a C keyword)
+ * that contains exactly one spin_lock or spin_unlock call.
+ */
+static bool driver_lock_macro(const struct func *f, int n, const char *word, int *acquire)
+{
+	static const char *const kw[] = {"if", "while", "for", "switch", "return", "sizeof"};
+	int found = 0;
+
+	for (size_t i = 0; i < sizeof(kw) / sizeof(kw[0]); i++)
+		if (!strcmp(word, kw[i]))
+			return false;
+	if (f->nodes[n].kind != CXCursor_CallExpr && f->nodes[n].kind != CXCursor_ParenExpr &&
+	    f->nodes[n].kind != CXCursor_DoStmt && f->nodes[n].kind != CXCursor_BinaryOperator &&
+	    f->nodes[n].kind != CXCursor_UnexposedExpr)
+		return false;
+	for (int k = n; k < f->nnodes; k++) {
+		char *callee;
+		int acq;
+
+		if (!node_within(f, k, n) || f->nodes[k].kind != CXCursor_CallExpr)
+			continue;
+		callee = node_callee(f, k);
+		if (is_lock_call(callee, &acq)) {
+			found++;
+			*acquire = acq;
+		}
+		free(callee);
+	}
+	return found == 1;
+}
+
 /* At source offset off: "spin_lock_xxx ( LOCK ..." on the queue lock? */
 static bool text_lock_op(struct ctx *cx, struct tunit *t, const struct func *f, int n, int *acquire,
 			 char **name)
@@ -83,6 +115,25 @@ static bool text_lock_op(struct ctx *cx, struct tunit *t, const struct func *f, 
 	q = e;
 	while (q < t->len && isspace((unsigned char)s[q]))
 		q++;
+	if (q < t->len && s[q] == '(' && !is_lock_call(word, acquire) &&
+	    driver_lock_macro(f, n, word, acquire)) {
+		/* LOCK_HOST(h): a driver macro around spin_lock; the AST names the lock */
+		int arg = lock_call_arg(f, n);
+		char *ast = arg >= 0 ? lock_identity_ast(f, arg) : NULL;
+		char *at = ast ? strchr(ast, '@') : NULL;
+		char *plain = ast ? (at ? xstrndup(ast, (size_t)(at - ast)) : xstrdup(ast)) : NULL;
+
+		queue = ast && is_queue_lock(cx, plain, at ? ast : NULL);
+		free(plain);
+		free(ast);
+		if (!queue) {
+			free(word);
+			return false;
+		}
+		*name = xstrdup(*acquire ? "spin_lock" : "spin_unlock");
+		free(word);
+		return true;
+	}
 	if (q >= t->len || s[q] != '(' || !is_lock_call(word, acquire) ||
 	    !text_call_arg(s, t->len, q, 0, &a, &b)) {
 		free(word);
@@ -91,9 +142,21 @@ static bool text_lock_op(struct ctx *cx, struct tunit *t, const struct func *f, 
 	txt = xstrndup(s + a, b - a);
 	id = lock_identity_text(txt);
 	{
-		char *refined = lock_identity_refined(f, n, id);
+		/* the AST's word on the argument beats the text (macros, casts) */
+		int arg = lock_call_arg(f, n);
+		char *ast = arg >= 0 ? lock_identity_ast(f, arg) : NULL;
+		char *refined = ast ? NULL : lock_identity_refined(f, n, id);
 
-		queue = is_queue_lock(cx, id, refined);
+		if (ast) {
+			char *at = strchr(ast, '@');
+			char *plain = at ? xstrndup(ast, (size_t)(at - ast)) : xstrdup(ast);
+
+			queue = is_queue_lock(cx, plain, at ? ast : NULL);
+			free(plain);
+		} else {
+			queue = is_queue_lock(cx, id, refined);
+		}
+		free(ast);
 		free(refined);
 	}
 	free(id);
