@@ -88,8 +88,8 @@ static int write_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
-int atomic_precheck(const char *path, char *real, size_t real_len, struct stat *st_out,
-		    char *err, size_t errlen)
+int atomic_precheck(const char *path, char *real, size_t real_len, struct stat *st_out, char *err,
+		    size_t errlen)
 {
 	char buf[PATH_MAX];
 	struct stat st;
@@ -158,15 +158,16 @@ int atomic_replace(const char *path, const char *data, size_t len, const char *e
 	snprintf(tmp, sizeof(tmp), "%s/.blkmig-XXXXXX", dname);
 	fd = mkstemp(tmp);
 	if (fd < 0) {
-		snprintf(err, errlen, "%s: cannot create a temporary file beside it: %s; left untouched",
-			 path, strerror(errno));
+		snprintf(err, errlen,
+			 "%s: cannot create a temporary file beside it: %s; left untouched", path,
+			 strerror(errno));
 		return -1;
 	}
 	if (fchmod(fd, st.st_mode & 07777) < 0 ||
 	    (fchown(fd, st.st_uid, st.st_gid) < 0 && errno != EPERM) ||
 	    write_all(fd, data, len) < 0 || fsync(fd) < 0) {
-		snprintf(err, errlen, "%s: cannot write the new contents: %s; left untouched",
-			 path, strerror(errno));
+		snprintf(err, errlen, "%s: cannot write the new contents: %s; left untouched", path,
+			 strerror(errno));
 		close(fd);
 		unlink(tmp);
 		return -1;
@@ -179,14 +180,13 @@ int atomic_replace(const char *path, const char *data, size_t len, const char *e
 	}
 	dfd = open(dname, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd >= 0) {
-		fsync(dfd);	/* durability of the rename; the replace already happened */
+		fsync(dfd); /* durability of the rename; the replace already happened */
 		close(dfd);
 	}
 	return 0;
 }
 
-int atomic_replace_new(const char *path, const char *data, size_t len, char *err,
-		       size_t errlen)
+int atomic_replace_new(const char *path, const char *data, size_t len, char *err, size_t errlen)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 

@@ -27,12 +27,11 @@ int atomic_replace(const char *path, const char *data, size_t len, const char *e
  * NULL) or -1 with a message in @err. Lets a caller refuse a whole change set up front.
  */
 struct stat;
-int atomic_precheck(const char *path, char *real, size_t real_len, struct stat *st,
-		    char *err, size_t errlen);
+int atomic_precheck(const char *path, char *real, size_t real_len, struct stat *st, char *err,
+		    size_t errlen);
 
 /* Write a new private file (or overwrite one blkmig owns): plain write, 0 or -1. */
-int atomic_replace_new(const char *path, const char *data, size_t len, char *err,
-		       size_t errlen);
+int atomic_replace_new(const char *path, const char *data, size_t len, char *err, size_t errlen);
 
 /* Read a whole file into a malloc'd NUL-terminated buffer; -1 with @err on failure. */
 int read_whole_file(const char *path, char **data, size_t *len, char *err, size_t errlen);

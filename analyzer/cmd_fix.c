@@ -85,7 +85,8 @@ static int fix_parse(struct bm_run *run, int argc, char **argv, struct fix_args 
 		}
 		if (!strcmp(s, "--patch") || !strcmp(s, "--root")) {
 			if (i + 1 >= argc) {
-				fprintf(stderr, "blkmig %s: %s needs an argument\n", run->command, s);
+				fprintf(stderr, "blkmig %s: %s needs an argument\n", run->command,
+					s);
 				return -1;
 			}
 			*(s[2] == 'p' ? &a->patch : &a->root) = argv[i + 1];
@@ -151,31 +152,35 @@ void fix_summary(const struct bm_run *run, const char *cmd, size_t converted, si
 		if (s->verdict != BM_MANUAL)
 			continue;
 		manual++;
-		fprintf(stderr, "%s:%u:%u: manual: %s%s%s%s: %s%s%s\n", s->file, s->line,
-			s->column, s->call, s->function && *s->function ? " in " : "",
+		fprintf(stderr, "%s:%u:%u: manual: %s%s%s%s: %s%s%s\n", s->file, s->line, s->column,
+			s->call, s->function && *s->function ? " in " : "",
 			s->function ? s->function : "", s->function && *s->function ? "()" : "",
 			s->reason_code ? s->reason_code : "unknown",
 			s->reason_text && *s->reason_text ? ": " : "",
 			s->reason_text ? s->reason_text : "");
 	}
 	if (!run->nsites) {
-		fprintf(stderr, "blkmig %s: nothing to do: no legacy completion call in %zu "
-			"file%s scanned\n", cmd, run->nfiles, run->nfiles == 1 ? "" : "s");
+		fprintf(stderr,
+			"blkmig %s: nothing to do: no legacy completion call in %zu "
+			"file%s scanned\n",
+			cmd, run->nfiles, run->nfiles == 1 ? "" : "s");
 		return;
 	}
 	fprintf(stderr, "blkmig %s: %zu site%s: %zu %s in %zu file%s, %zu left for manual review\n",
 		cmd, run->nsites, run->nsites == 1 ? "" : "s", converted,
-		check ? "would be converted" : in_place ? "converted" : "converted in the patch",
+		check	   ? "would be converted"
+		: in_place ? "converted"
+			   : "converted in the patch",
 		files, files == 1 ? "" : "s", manual);
 }
 
 int cmd_fix(int argc, char **argv)
 {
 	struct bm_run run;
-	struct fix_args a = { 0 };
+	struct fix_args a = {0};
 	struct rw_plan plan;
 	size_t files = 0;
-	int rc = BM_EXIT_CLEAN;
+	int rc = BM_EXIT_CLEAN, a_rc;
 
 	bm_run_init(&run, "fix");
 	if (fix_parse(&run, argc, argv, &a)) {
@@ -189,7 +194,10 @@ int cmd_fix(int argc, char **argv)
 		bm_run_free(&run);
 		return BM_EXIT_USAGE;
 	}
-	if (bm_analyze(&run, a.paths, a.npaths) < 0) {
+	progress_begin("analysing", 0);
+	a_rc = bm_analyze(&run, a.paths, a.npaths);
+	progress_end();
+	if (a_rc < 0) {
 		free(a.paths);
 		bm_run_free(&run);
 		return BM_EXIT_USAGE;
@@ -204,7 +212,8 @@ int cmd_fix(int argc, char **argv)
 		int n;
 
 		if (!out) {
-			fprintf(stderr, "blkmig fix: cannot write %s: %s\n", a.patch, strerror(errno));
+			fprintf(stderr, "blkmig fix: cannot write %s: %s\n", a.patch,
+				strerror(errno));
 			rc = BM_EXIT_USAGE;
 			goto done;
 		}

@@ -103,30 +103,30 @@ struct mig_args {
 };
 
 struct cand {
-	char *orig;		/* the file, as the analyzer named it */
-	char *tmp;		/* its private copy */
+	char *orig; /* the file, as the analyzer named it */
+	char *tmp;  /* its private copy */
 	char *orig_data;
 	size_t orig_len;
-	char *spatched;		/* the private copy after spatch */
+	char *spatched; /* the private copy after spatch */
 	size_t spatched_len;
-	char *final;		/* the result (malloc'd), == orig_data contents if unchanged */
+	char *final; /* the result (malloc'd), == orig_data contents if unchanged */
 	size_t final_len;
-	char *problem;		/* left untouched: why */
+	char *problem; /* left untouched: why */
 	const char *problem_code;
 	size_t by_spatch, by_analyzer;
 };
 
 struct mig {
 	struct mig_args a;
-	struct bm_run inv;	/* inventory of the original files */
-	struct bm_run post;	/* analysis of spatch's result */
-	struct bm_run ver;	/* verify of the final result */
+	struct bm_run inv;  /* inventory of the original files */
+	struct bm_run post; /* analysis of spatch's result */
+	struct bm_run ver;  /* verify of the final result */
 	struct cand *c;
 	size_t nc;
 	char *tmpdir;
 	bool spatch_failed;
-	char *origin;		/* per inventory site: 's' spatch, 'a' analyzer, 0 neither */
-	struct cand **slots;	/* name -> candidate (index_cands) */
+	char *origin;	     /* per inventory site: 's' spatch, 'a' analyzer, 0 neither */
+	struct cand **slots; /* name -> candidate (index_cands) */
 	size_t nslots;
 };
 
@@ -177,14 +177,16 @@ static int parse_args(struct bm_run *run, int argc, char **argv, struct mig_args
 		if (r > 0)
 			continue;
 		if (s[0] == '-' && s[1]) {
-			fprintf(stderr, "blkmig migrate: unknown option '%s' (try blkmig migrate --help)\n",
+			fprintf(stderr,
+				"blkmig migrate: unknown option '%s' (try blkmig migrate --help)\n",
 				s);
 			return -1;
 		}
 		a->paths[a->npaths++] = argv[i++];
 	}
 	if (a->modes_given > 1) {
-		fprintf(stderr, "blkmig migrate: give at most one of --check, --patch FILE, --in-place\n");
+		fprintf(stderr,
+			"blkmig migrate: give at most one of --check, --patch FILE, --in-place\n");
 		return -1;
 	}
 	if (!a->npaths) {
@@ -232,7 +234,7 @@ static void index_cands(struct mig *m)
 	m->nslots = 8 * m->nc + 8;
 	m->slots = xcalloc(m->nslots, sizeof(*m->slots));
 	for (size_t i = 0; i < m->nc; i++) {
-		const char *names[2] = { m->c[i].orig, m->c[i].tmp };
+		const char *names[2] = {m->c[i].orig, m->c[i].tmp};
 
 		for (int k = 0; k < 2; k++) {
 			size_t h = hash_str(names[k]) % m->nslots;
@@ -320,18 +322,19 @@ static int make_copies(struct mig *m)
 		memcpy(c->final, c->orig_data, c->orig_len + 1);
 		c->final_len = c->orig_len;
 		if (f->status == BM_PARSE_FAILED)
-			leave_untouched(c, "unparsed", f->reason ? f->reason : "the file could not be parsed");
+			leave_untouched(c, "unparsed",
+					f->reason ? f->reason : "the file could not be parsed");
 		m->nc++;
 	}
 	return 0;
 }
 
 /* Run one spatch over the private tree; 0 on success. Output goes to a log file. */
-static int run_spatch(struct mig *m, const char *spatch, const char *cocci,
-		      const char *options, const char *macros)
+static int run_spatch(struct mig *m, const char *spatch, const char *cocci, const char *options,
+		      const char *macros)
 {
 	char *log = xasprintf("%s/spatch.log", m->tmpdir), *jobs;
-	struct bm_strlist av = { 0 };
+	struct bm_strlist av = {0};
 	char *optcopy = xstrdup(options), *tok, *save = NULL;
 	pid_t pid;
 	int status = 0, fd;
@@ -372,8 +375,31 @@ static int run_spatch(struct mig *m, const char *spatch, const char *cocci,
 		execv(spatch, av.v);
 		_exit(127);
 	}
-	if (pid < 0 || waitpid(pid, &status, 0) < 0)
+	if (pid < 0) {
 		status = -1;
+	} else {
+		/* wait, counting the private copies spatch has rewritten so far */
+		time_t start = time(NULL);
+
+		for (;;) {
+			pid_t r = waitpid(pid, &status, WNOHANG);
+			struct timespec nap = {0, 300000000L};
+			size_t done = 0;
+			struct stat st;
+
+			if (r == pid)
+				break;
+			if (r < 0) {
+				status = -1;
+				break;
+			}
+			for (size_t i = 0; i < m->nc; i++)
+				done += stat(m->c[i].tmp, &st) == 0 && st.st_mtime >= start &&
+					st.st_size != (off_t)m->c[i].orig_len;
+			progress_update(done);
+			nanosleep(&nap, NULL);
+		}
+	}
 	free(optcopy);
 	free(log);
 	strlist_free(&av);
@@ -408,13 +434,13 @@ static char *site_key(const struct bm_site *s, const char *data, size_t len)
 		a++;
 	while (b > a && (data[b - 1] == ' ' || data[b - 1] == '\t' || data[b - 1] == '\r'))
 		b--;
-	return xasprintf("%s\x1f%s\x1f%.*s", s->function ? s->function : "", s->call,
-			 (int)(b - a), data + a);
+	return xasprintf("%s\x1f%s\x1f%.*s", s->function ? s->function : "", s->call, (int)(b - a),
+			 data + a);
 }
 
 /* The lines [first, last] (1-based) the site's "before" text covers in @data. */
-static void before_range(const struct bm_site *s, const char *data, size_t len,
-			 unsigned *first, unsigned *last)
+static void before_range(const struct bm_site *s, const char *data, size_t len, unsigned *first,
+			 unsigned *last)
 {
 	unsigned nl = 0;
 	const char *p;
@@ -448,10 +474,10 @@ static int precheck_target(const char *plan_path, void *ctx, char *err, size_t e
 
 static int is_unsafe_reason(const char *code)
 {
-	static const char *const unsafe[] = { "lock_unknown", "rq_used_after_completion",
-					      "last_may_have_data", "work_not_movable",
-					      "wrapper_external_callers", "uptodate_unknown",
-					      "bytes_unknown" };
+	static const char *const unsafe[] = {
+	    "lock_unknown",	"rq_used_after_completion", "last_may_have_data",
+	    "work_not_movable", "wrapper_external_callers", "uptodate_unknown",
+	    "bytes_unknown"};
 
 	for (size_t i = 0; code && i < sizeof(unsafe) / sizeof(unsafe[0]); i++)
 		if (!strcmp(code, unsafe[i]))
@@ -550,8 +576,8 @@ static void reconcile(struct mig *m, bool *used_post)
 		/* spatch converted it */
 		if (s->verdict == BM_MANUAL && is_unsafe_reason(s->reason_code)) {
 			char *why = xasprintf("spatch converted %s at line %u, but the analyzer "
-					      "holds it unsafe (%s)", s->call, s->line,
-					      s->reason_code);
+					      "holds it unsafe (%s)",
+					      s->call, s->line, s->reason_code);
 
 			leave_untouched(c, "tools_disagree", why);
 			free(why);
@@ -627,17 +653,19 @@ static void finish_sites(struct mig *m, size_t *converted, size_t *by_spatch)
 			continue;
 		before_range(s, c->orig_data, c->orig_len, &first, &last);
 		free(s->after);
-		s->after = udiff_new_lines(c->orig_data, c->orig_len, c->final, c->final_len,
-					   first, last);
+		s->after =
+		    udiff_new_lines(c->orig_data, c->orig_len, c->final, c->final_len, first, last);
 		if (!s->after)
 			s->after = xstrdup("");
 		/* The oracle: a site counts as converted only if its call is gone from its
 		 * lines. One that spatch skipped and the second analysis did not see stays,
 		 * and is reported rather than lost. */
 		if (still_calls(s->after, s->call)) {
-			char *why = xasprintf("%s is still called here after spatch and the analyzer "
-					      "(spatch skipped it and the analysis of its output did "
-					      "not find it)", s->call);
+			char *why =
+			    xasprintf("%s is still called here after spatch and the analyzer "
+				      "(spatch skipped it and the analysis of its output did "
+				      "not find it)",
+				      s->call);
 
 			set_manual(s, "unparsed", why);
 			free(why);
@@ -689,9 +717,9 @@ static int write_reports(struct mig *m, const char *dir)
 	static const struct {
 		const char *name;
 		int (*fn)(const struct bm_run *, FILE *);
-	} writers[] = { { "report.txt", bm_report_text },
-			{ "report.json", bm_report_json },
-			{ "report.sarif", bm_report_sarif } };
+	} writers[] = {{"report.txt", bm_report_text},
+		       {"report.json", bm_report_json},
+		       {"report.sarif", bm_report_sarif}};
 	for (size_t w = 0; w < 3; w++) {
 		p = xasprintf("%s/%s", dir, writers[w].name);
 		f = fopen(p, "w");
@@ -749,13 +777,14 @@ static double now_s(void)
 int cmd_migrate(int argc, char **argv)
 {
 	struct mig m;
-	struct bm_strlist cocci = { 0 }, copts = { 0 }, tmp_paths = { 0 };
+	struct bm_strlist cocci = {0}, copts = {0}, tmp_paths = {0};
 	char err[2048], *spatch = NULL, *cdir = NULL, *macros = NULL;
-	struct rw_plan plan = { 0 };
+	struct rw_plan plan = {0};
 	bool *used_post = NULL;
 	size_t converted = 0, by_spatch = 0, nchanged = 0;
 	int rc = BM_EXIT_CLEAN, failed_writes = 0;
 	double t0 = now_s();
+	int i_rc;
 
 	memset(&m, 0, sizeof(m));
 	bm_run_init(&m.inv, "migrate");
@@ -777,7 +806,10 @@ int cmd_migrate(int argc, char **argv)
 	macros = cocci_macro_file(cdir);
 
 	/* 1. the inventory */
-	if (bm_analyze(&m.inv, m.a.paths, m.a.npaths) < 0) {
+	progress_begin("inventory (analyzer)", 0);
+	i_rc = bm_analyze(&m.inv, m.a.paths, m.a.npaths);
+	progress_end();
+	if (i_rc < 0) {
 		rc = BM_EXIT_USAGE;
 		goto out;
 	}
@@ -795,8 +827,10 @@ int cmd_migrate(int argc, char **argv)
 			progress_begin(name, m.nc);
 			if (run_spatch(&m, spatch, cocci.v[i], copts.v[i], macros) < 0) {
 				progress_end();
-				fprintf(stderr, "blkmig migrate: spatch failed on %s; continuing with "
-					"the analyzer alone. spatch said:\n", name);
+				fprintf(stderr,
+					"blkmig migrate: spatch failed on %s; continuing with "
+					"the analyzer alone. spatch said:\n",
+					name);
 				show_log_tail(&m);
 				m.spatch_failed = true;
 				break;
@@ -806,8 +840,8 @@ int cmd_migrate(int argc, char **argv)
 		if (m.spatch_failed) {
 			/* undo whatever spatch did: the analyzer converts from the originals */
 			for (size_t i = 0; i < m.nc; i++)
-				atomic_replace_new(m.c[i].tmp, m.c[i].orig_data, m.c[i].orig_len, err,
-						   sizeof(err));
+				atomic_replace_new(m.c[i].tmp, m.c[i].orig_data, m.c[i].orig_len,
+						   err, sizeof(err));
 		}
 
 		/* 3. the analyzer on spatch's result: the sites spatch left */
@@ -825,7 +859,10 @@ int cmd_migrate(int argc, char **argv)
 			strlist_push(&tmp_paths, m.c[i].tmp);
 		}
 		m.post.opt.quiet = true;
-		if (bm_analyze(&m.post, tmp_paths.v, tmp_paths.n) < 0) {
+		progress_begin("sites spatch left (analyzer)", 0);
+		i_rc = bm_analyze(&m.post, tmp_paths.v, tmp_paths.n);
+		progress_end();
+		if (i_rc < 0) {
 			rc = BM_EXIT_USAGE;
 			goto out;
 		}
@@ -880,26 +917,33 @@ int cmd_migrate(int argc, char **argv)
 		}
 		if (m.a.mode == MODE_IN_PLACE) {
 			for (size_t i = 0; i < m.nc; i++)
-				if (changed(&m.c[i]) && atomic_precheck(m.c[i].orig, NULL, 0, NULL, err,
-									sizeof(err)) < 0)
+				if (changed(&m.c[i]) && atomic_precheck(m.c[i].orig, NULL, 0, NULL,
+									err, sizeof(err)) < 0)
 					leave_untouched(&m.c[i], "file_not_writable", err);
 		}
 
 		/* 4. verify the result */
 		{
-			struct bm_strlist vpaths = { 0 };
+			struct bm_strlist vpaths = {0};
 
 			for (size_t i = 0; i < m.nc; i++) {
 				if (!changed(&m.c[i]))
 					continue;
-				if (atomic_replace_new(m.c[i].tmp, m.c[i].final, m.c[i].final_len, err,
-						       sizeof(err)) < 0)
+				if (atomic_replace_new(m.c[i].tmp, m.c[i].final, m.c[i].final_len,
+						       err, sizeof(err)) < 0)
 					leave_untouched(&m.c[i], "unparsed", err);
 				else
 					strlist_push(&vpaths, m.c[i].tmp);
 			}
 			copy_options(&m.ver.opt, &m.post.opt);
-			if (vpaths.n && bm_verify(&m.ver, vpaths.v, vpaths.n) < 0) {
+			if (vpaths.n) {
+				progress_begin("verify", 0);
+				i_rc = bm_verify(&m.ver, vpaths.v, vpaths.n);
+				progress_end();
+			} else {
+				i_rc = 0;
+			}
+			if (i_rc < 0) {
 				strlist_free(&vpaths);
 				rc = BM_EXIT_USAGE;
 				goto out;
@@ -960,8 +1004,8 @@ int cmd_migrate(int argc, char **argv)
 
 			if (!changed(c))
 				continue;
-			if (atomic_replace(c->orig, c->final, c->final_len, c->orig_data, c->orig_len,
-					   err, sizeof(err)) < 0) {
+			if (atomic_replace(c->orig, c->final, c->final_len, c->orig_data,
+					   c->orig_len, err, sizeof(err)) < 0) {
 				fprintf(stderr, "blkmig migrate: %s\n", err);
 				failed_writes++;
 			}
@@ -969,11 +1013,14 @@ int cmd_migrate(int argc, char **argv)
 	}
 	for (size_t i = 0; i < m.nc; i++)
 		if (m.c[i].problem)
-			fprintf(stderr, "blkmig migrate: %s: left untouched (%s): %s\n", m.c[i].orig,
-				m.c[i].problem_code, m.c[i].problem);
+			fprintf(stderr, "blkmig migrate: %s: left untouched (%s): %s\n",
+				m.c[i].orig, m.c[i].problem_code, m.c[i].problem);
 	if (m.a.report && write_reports(&m, m.a.report) < 0)
 		rc = BM_EXIT_USAGE;
 
+	if (m.inv.nsites)
+		fprintf(stderr, "blkmig migrate: %zu file%s scanned, %zu with legacy calls\n",
+			m.inv.nfiles, m.inv.nfiles == 1 ? "" : "s", m.nc);
 	fix_summary(&m.inv, "migrate", converted, nchanged, m.a.mode == MODE_IN_PLACE,
 		    m.a.mode == MODE_CHECK);
 	if (m.inv.nsites && converted)

@@ -47,8 +47,7 @@ static int collide(const struct text_edit *a, const struct text_edit *b)
 static int add_conflict(struct edit_result *res, const struct text_edit *a,
 			const struct text_edit *b)
 {
-	struct edit_conflict *c = realloc(res->conflicts,
-					  (res->nconflicts + 1) * sizeof(*c));
+	struct edit_conflict *c = realloc(res->conflicts, (res->nconflicts + 1) * sizeof(*c));
 
 	if (!c)
 		return -1;

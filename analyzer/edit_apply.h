@@ -13,24 +13,24 @@
 #include <stddef.h>
 
 struct text_edit {
-	size_t start;		/* first byte replaced (offset in the original) */
-	size_t end;		/* one past the last byte replaced; == start inserts */
-	const char *text;	/* replacement bytes, NUL-terminated */
-	int site;		/* index of the site that asked for it (for reports) */
+	size_t start;	  /* first byte replaced (offset in the original) */
+	size_t end;	  /* one past the last byte replaced; == start inserts */
+	const char *text; /* replacement bytes, NUL-terminated */
+	int site;	  /* index of the site that asked for it (for reports) */
 };
 
 struct edit_conflict {
-	int site_a, site_b;	/* the two sites whose edits collide */
-	size_t offset;		/* where (byte offset in the original) */
+	int site_a, site_b; /* the two sites whose edits collide */
+	size_t offset;	    /* where (byte offset in the original) */
 };
 
 struct edit_result {
-	char *data;		/* new contents (malloc'd, NUL-terminated) or NULL */
+	char *data; /* new contents (malloc'd, NUL-terminated) or NULL */
 	size_t len;
-	size_t applied;		/* edits applied after removing duplicates */
-	struct edit_conflict *conflicts;	/* malloc'd, nconflicts entries */
+	size_t applied;			 /* edits applied after removing duplicates */
+	struct edit_conflict *conflicts; /* malloc'd, nconflicts entries */
 	size_t nconflicts;
-	const char *error;	/* static message when the edits are malformed */
+	const char *error; /* static message when the edits are malformed */
 };
 
 /*

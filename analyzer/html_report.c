@@ -94,7 +94,8 @@ static void table(FILE *o, const char *id, const char *title, const char *col,
 		esc(o, t->names[i]);
 		fputs("\"><td>", o);
 		esc(o, t->names[i]);
-		fprintf(o, "</td><td class=\"num\">%ld</td><td class=\"num\">%ld</td>"
+		fprintf(o,
+			"</td><td class=\"num\">%ld</td><td class=\"num\">%ld</td>"
 			"<td class=\"num\">%ld</td></tr>\n",
 			t->autos[i], t->manuals[i], t->autos[i] + t->manuals[i]);
 	}
@@ -111,7 +112,8 @@ static void chart(FILE *o, const struct tally *t)
 	for (i = 0; i < t->n; i++)
 		if (t->autos[i] + t->manuals[i] > max)
 			max = t->autos[i] + t->manuals[i];
-	fprintf(o, "<svg id=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+	fprintf(o,
+		"<svg id=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
 		"height=\"%zu\" role=\"img\" aria-label=\"sites by pattern\">\n",
 		label_w + bar_w + 60, t->n * row_h + 30);
 	for (i = 0; i < t->n; i++) {
@@ -126,16 +128,18 @@ static void chart(FILE *o, const struct tally *t)
 		fprintf(o, "\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"16\"/>\n", label_w, y, wa);
 		fprintf(o, "<rect class=\"bar-manual\" data-pattern=\"");
 		esc(o, t->names[i]);
-		fprintf(o, "\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"16\"/>\n", label_w + wa, y, wm);
+		fprintf(o, "\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"16\"/>\n", label_w + wa, y,
+			wm);
 		fprintf(o, "<text x=\"%d\" y=\"%d\">%ld</text>\n", label_w + wa + wm + 4, y + 14,
 			t->autos[i] + t->manuals[i]);
 	}
-	fprintf(o, "<rect class=\"bar-auto\" x=\"%d\" y=\"%zu\" width=\"12\" height=\"12\"/>"
+	fprintf(o,
+		"<rect class=\"bar-auto\" x=\"%d\" y=\"%zu\" width=\"12\" height=\"12\"/>"
 		"<text x=\"%d\" y=\"%zu\">auto</text>"
 		"<rect class=\"bar-manual\" x=\"%d\" y=\"%zu\" width=\"12\" height=\"12\"/>"
 		"<text x=\"%d\" y=\"%zu\">manual</text>\n",
-		label_w, t->n * row_h + 12, label_w + 16, t->n * row_h + 22,
-		label_w + 70, t->n * row_h + 12, label_w + 86, t->n * row_h + 22);
+		label_w, t->n * row_h + 12, label_w + 16, t->n * row_h + 22, label_w + 70,
+		t->n * row_h + 12, label_w + 86, t->n * row_h + 22);
 	fputs("</svg>\n", o);
 }
 
@@ -192,7 +196,8 @@ static void site(FILE *o, json_t *s, size_t idx)
 	fputs("</span>", o);
 	if (json_array_size(ev)) {
 		fputs("<ul class=\"evidence\">", o);
-		json_array_foreach(ev, i, e) {
+		json_array_foreach(ev, i, e)
+		{
 			fputs("<li>", o);
 			esc(o, json_string_value(e));
 			fputs("</li>", o);
@@ -219,49 +224,51 @@ static void site(FILE *o, json_t *s, size_t idx)
 	fputs("</dl>\n<div class=\"codes\">\n", o);
 	code_block(o, "before", "before", str(s, "before"));
 	code_block(o, "after", "after",
-		   *str(s, "after") ? str(s, "after") :
-		   strcmp(verdict, "manual") == 0 ? "(left as it is)" : "");
+		   *str(s, "after")		    ? str(s, "after")
+		   : strcmp(verdict, "manual") == 0 ? "(left as it is)"
+						    : "");
 	fputs("</div>\n</section>\n", o);
 }
 
 static const char css[] =
-	"body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222}"
-	"h1{font-size:1.5em}table{border-collapse:collapse;margin:.3em 0 1em}"
-	"td,th{border:1px solid #ccc;padding:2px 8px;text-align:left}td.num{text-align:right}"
-	".totals td{font-weight:bold}.groups{display:flex;flex-wrap:wrap;gap:2em}"
-	"svg text{font:12px sans-serif}.bar-auto{fill:#3a9d5d}.bar-manual{fill:#e8863a}"
-	".site{border:1px solid #ccc;border-left:6px solid #3a9d5d;margin:1em 0;padding:.4em 1em}"
-	".site.manual{border-left-color:#e8863a}.site h4{margin:.3em 0}"
-	".badge{font-size:.8em;border-radius:3px;padding:1px 5px;background:#eee}"
-	".site.manual .verdict{background:#e8863a;color:#fff}"
-	".site.auto .verdict{background:#3a9d5d;color:#fff}"
-	".codes{display:flex;gap:1em}.code{flex:1;min-width:0}"
-	".code pre{tab-size:4;background:#f6f6f6;padding:.5em;overflow:auto;margin:0}"
-	".before pre{border-left:3px solid #c44}.after pre{border-left:3px solid #3a9d5d}"
-	".code-title{font-size:.8em;color:#666}dl{margin:.3em 0}dt{float:left;width:6em;color:#666}"
-	"dd{margin-left:6.5em}ul.evidence{margin:0;padding-left:1.2em}"
-	"#filter{position:sticky;top:0;background:#fff;padding:.4em 0;border-bottom:1px solid #ddd}";
+    "body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222}"
+    "h1{font-size:1.5em}table{border-collapse:collapse;margin:.3em 0 1em}"
+    "td,th{border:1px solid #ccc;padding:2px 8px;text-align:left}td.num{text-align:right}"
+    ".totals td{font-weight:bold}.groups{display:flex;flex-wrap:wrap;gap:2em}"
+    "svg text{font:12px sans-serif}.bar-auto{fill:#3a9d5d}.bar-manual{fill:#e8863a}"
+    ".site{border:1px solid #ccc;border-left:6px solid #3a9d5d;margin:1em 0;padding:.4em 1em}"
+    ".site.manual{border-left-color:#e8863a}.site h4{margin:.3em 0}"
+    ".badge{font-size:.8em;border-radius:3px;padding:1px 5px;background:#eee}"
+    ".site.manual .verdict{background:#e8863a;color:#fff}"
+    ".site.auto .verdict{background:#3a9d5d;color:#fff}"
+    ".codes{display:flex;gap:1em}.code{flex:1;min-width:0}"
+    ".code pre{tab-size:4;background:#f6f6f6;padding:.5em;overflow:auto;margin:0}"
+    ".before pre{border-left:3px solid #c44}.after pre{border-left:3px solid #3a9d5d}"
+    ".code-title{font-size:.8em;color:#666}dl{margin:.3em 0}dt{float:left;width:6em;color:#666}"
+    "dd{margin-left:6.5em}ul.evidence{margin:0;padding-left:1.2em}"
+    "#filter{position:sticky;top:0;background:#fff;padding:.4em 0;border-bottom:1px solid #ddd}";
 
 static const char script[] =
-	"(function(){var box=document.getElementById('manual-only');"
-	"function apply(){var only=box.checked,n=0;"
-	"document.querySelectorAll('section.site').forEach(function(s){"
-	"var hide=only&&s.dataset.verdict!=='manual';"
-	"if(hide)s.setAttribute('hidden','');else{s.removeAttribute('hidden');n++;}});"
-	"document.getElementById('shown-count').textContent=String(n);"
-	"document.body.classList.toggle('manual-only',only);}"
-	"box.addEventListener('change',apply);"
-	"if(location.hash==='#manual')box.checked=true;apply();})();";
+    "(function(){var box=document.getElementById('manual-only');"
+    "function apply(){var only=box.checked,n=0;"
+    "document.querySelectorAll('section.site').forEach(function(s){"
+    "var hide=only&&s.dataset.verdict!=='manual';"
+    "if(hide)s.setAttribute('hidden','');else{s.removeAttribute('hidden');n++;}});"
+    "document.getElementById('shown-count').textContent=String(n);"
+    "document.body.classList.toggle('manual-only',only);}"
+    "box.addEventListener('change',apply);"
+    "if(location.hash==='#manual')box.checked=true;apply();})();";
 
 int html_report_write(FILE *o, json_t *report)
 {
 	json_t *sites = json_object_get(report, "sites"), *files = json_object_get(report, "files");
 	json_t *findings = json_object_get(report, "findings"), *s, *tool;
-	struct tally by_verdict = { 0 }, by_pattern = { 0 }, by_dir = { 0 }, by_reason = { 0 };
+	struct tally by_verdict = {0}, by_pattern = {0}, by_dir = {0}, by_reason = {0};
 	long autos = 0, manuals = 0, files_with_sites = 0, skipped = 0;
 	size_t i;
 
-	json_array_foreach(sites, i, s) {
+	json_array_foreach(sites, i, s)
+	{
 		int manual = strcmp(str(s, "verdict"), "manual") == 0;
 		char *dir = dir_of(str(s, "file"));
 
@@ -271,17 +278,19 @@ int html_report_write(FILE *o, json_t *report)
 		tally_add(&by_dir, dir, manual);
 		if (manual)
 			tally_add(&by_reason,
-				  *str(json_object_get(s, "reason"), "code") ?
-				  str(json_object_get(s, "reason"), "code") : "(none)", 1);
+				  *str(json_object_get(s, "reason"), "code")
+				      ? str(json_object_get(s, "reason"), "code")
+				      : "(none)",
+				  1);
 		free(dir);
 	}
-	json_array_foreach(files, i, s)
-		if (json_integer_value(json_object_get(s, "sites")) > 0)
-			files_with_sites++;
+	json_array_foreach(files, i, s) if (json_integer_value(json_object_get(s, "sites")) > 0)
+	    files_with_sites++;
 
 	tool = json_object_get(report, "tool");
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
-	      "<title>blkmig migration report</title>\n<style>", o);
+	      "<title>blkmig migration report</title>\n<style>",
+	      o);
 	fputs(css, o);
 	fputs("</style></head>\n<body>\n<h1>blkmig migration report</h1>\n<p class=\"meta\">", o);
 	esc(o, str(tool, "name"));
@@ -318,20 +327,24 @@ int html_report_write(FILE *o, json_t *report)
 	/* Files that did not parse cleanly: a reviewer must know what was not seen. Files
 	 * skipped for having no legacy token are only counted (a tree has thousands). */
 	fputs("<h2>Files not fully parsed</h2>\n<table id=\"files\"><thead><tr><th>file</th>"
-	      "<th>status</th><th>errors</th><th>reason</th></tr></thead><tbody>\n", o);
+	      "<th>status</th><th>errors</th><th>reason</th></tr></thead><tbody>\n",
+	      o);
 	{
 		long bad = 0;
 
-		json_array_foreach(files, i, s) {
+		json_array_foreach(files, i, s)
+		{
 			const char *st = str(json_object_get(s, "parse"), "status");
 
 			bad += strcmp(st, "ok") && strcmp(st, "skipped");
 		}
 		if (!bad)
 			fputs("<tr><td colspan=\"4\">none: every file with a legacy token parsed "
-			      "cleanly</td></tr>\n", o);
+			      "cleanly</td></tr>\n",
+			      o);
 	}
-	json_array_foreach(files, i, s) {
+	json_array_foreach(files, i, s)
+	{
 		json_t *p = json_object_get(s, "parse");
 		const char *st = str(p, "status");
 
@@ -350,16 +363,21 @@ int html_report_write(FILE *o, json_t *report)
 		esc(o, str(p, "reason"));
 		fputs("</td></tr>\n", o);
 	}
-	fprintf(o, "</tbody></table>\n<p id=\"skipped\">%ld files without a legacy token were "
-		"not parsed.</p>\n", skipped);
+	fprintf(o,
+		"</tbody></table>\n<p id=\"skipped\">%ld files without a legacy token were "
+		"not parsed.</p>\n",
+		skipped);
 
 	if (json_array_size(findings)) {
 		fputs("<h2>Verify findings</h2>\n<table id=\"findings\"><thead><tr><th>where</th>"
-		      "<th>kind</th><th>message</th></tr></thead><tbody>\n", o);
-		json_array_foreach(findings, i, s) {
+		      "<th>kind</th><th>message</th></tr></thead><tbody>\n",
+		      o);
+		json_array_foreach(findings, i, s)
+		{
 			fputs("<tr><td>", o);
 			esc(o, str(s, "file"));
-			fprintf(o, ":%lld</td><td>", json_integer_value(json_object_get(s, "line")));
+			fprintf(o, ":%lld</td><td>",
+				json_integer_value(json_object_get(s, "line")));
 			esc(o, str(s, "kind"));
 			fputs("</td><td>", o);
 			esc(o, str(s, "message"));
@@ -370,10 +388,10 @@ int html_report_write(FILE *o, json_t *report)
 
 	fputs("<h2>Sites</h2>\n<div id=\"filter\"><label><input type=\"checkbox\" "
 	      "id=\"manual-only\"> show only sites left for manual work</label> "
-	      "(<span id=\"shown-count\">", o);
+	      "(<span id=\"shown-count\">",
+	      o);
 	fprintf(o, "%ld</span> shown)</div>\n", autos + manuals);
-	json_array_foreach(sites, i, s)
-		site(o, s, i);
+	json_array_foreach(sites, i, s) site(o, s, i);
 	fputs("<script>", o);
 	fputs(script, o);
 	fputs("</script>\n</body></html>\n", o);

@@ -3,18 +3,63 @@
  */
 #include "progress.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
 
 static bool on;
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+static pthread_t ticker;
+static bool running;
 static const char *cur_label;
-static size_t cur_total;
-static struct timespec t0, last;
+static size_t cur_total, cur_done;
+static struct timespec t0;
 
-static double since(const struct timespec *a, const struct timespec *b)
+static double elapsed(void)
 {
-	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) / 1e9;
+}
+
+/* caller holds mu */
+static void draw(void)
+{
+	double el = elapsed();
+
+	if (cur_total && cur_done && cur_done < cur_total)
+		fprintf(stderr, "\r\033[K%s: %zu/%zu files, %.1fs elapsed, about %.0fs left",
+			cur_label, cur_done, cur_total, el,
+			el / (double)cur_done * (double)(cur_total - cur_done));
+	else if (cur_total)
+		fprintf(stderr, "\r\033[K%s: %zu/%zu files, %.1fs elapsed", cur_label, cur_done,
+			cur_total, el);
+	else
+		fprintf(stderr, "\r\033[K%s: %.1fs elapsed", cur_label, el);
+	fflush(stderr);
+}
+
+static void *tick(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&mu);
+	while (running) {
+		struct timespec until;
+
+		draw();
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += 500000000L;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&cv, &mu, &until);
+	}
+	pthread_mutex_unlock(&mu);
+	return NULL;
 }
 
 void progress_enable(bool quiet)
@@ -24,39 +69,45 @@ void progress_enable(bool quiet)
 
 void progress_begin(const char *label, size_t total)
 {
+	if (!on)
+		return;
+	pthread_mutex_lock(&mu);
 	cur_label = label;
 	cur_total = total;
+	cur_done = 0;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	last.tv_sec = 0;
-	last.tv_nsec = 0;
-	progress_update(0);
+	running = pthread_create(&ticker, NULL, tick, NULL) == 0;
+	if (!running)
+		draw();
+	pthread_mutex_unlock(&mu);
 }
 
 void progress_update(size_t done)
 {
-	struct timespec now;
-	double el;
-
 	if (!on)
 		return;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (done && done < cur_total && since(&last, &now) < 0.2)
-		return;	/* redraw at most five times a second */
-	last = now;
-	el = since(&t0, &now);
-	if (cur_total && done)
-		fprintf(stderr, "\r\033[K%s: %zu/%zu files, %.1fs elapsed, about %.0fs left",
-			cur_label, done, cur_total, el, el / (double)done * (double)(cur_total - done));
-	else
-		fprintf(stderr, "\r\033[K%s: %zu/%zu files, %.1fs elapsed", cur_label, done,
-			cur_total, el);
-	fflush(stderr);
+	pthread_mutex_lock(&mu);
+	cur_done = done;
+	pthread_mutex_unlock(&mu);
 }
 
 void progress_end(void)
 {
+	bool joined;
+
 	if (!on)
 		return;
-	progress_update(cur_total);
+	pthread_mutex_lock(&mu);
+	joined = running;
+	running = false;
+	pthread_cond_signal(&cv);
+	pthread_mutex_unlock(&mu);
+	if (joined)
+		pthread_join(ticker, NULL);
+	pthread_mutex_lock(&mu);
+	if (cur_total)
+		cur_done = cur_total;
+	draw();
 	fputc('\n', stderr);
+	pthread_mutex_unlock(&mu);
 }

@@ -108,8 +108,8 @@ int write_in_place(struct rw_plan *plan, const struct rw_source *src)
 			old = src->old_of(f->path, &old_len, src->ctx);
 		if (old_len == f->new_len && !memcmp(old, f->new, old_len))
 			continue;
-		if (atomic_replace(target, f->new, f->new_len, old, old_len, err,
-				   sizeof(err)) < 0) {
+		if (atomic_replace(target, f->new, f->new_len, old, old_len, err, sizeof(err)) <
+		    0) {
 			fprintf(stderr, "blkmig: %s\n", err);
 			free(f->problem);
 			f->problem = xstrdup(err);

@@ -109,8 +109,7 @@ static int apply_file(struct bm_run *run, struct rw_file *f, struct bm_site **co
 	return rc;
 }
 
-int rw_plan_build(struct bm_run *run, rw_precheck_fn precheck, void *ctx,
-		  struct rw_plan *plan)
+int rw_plan_build(struct bm_run *run, rw_precheck_fn precheck, void *ctx, struct rw_plan *plan)
 {
 	size_t cap = 0, before_auto = 0, after_auto = 0;
 	bool changed;

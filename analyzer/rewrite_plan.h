@@ -15,20 +15,20 @@
 #include "site.h"
 
 struct rw_file {
-	char *path;		/* as the analyzer saw it (edit file name) */
-	char *old;		/* contents read from disk (NULL if unreadable) */
+	char *path; /* as the analyzer saw it (edit file name) */
+	char *old;  /* contents read from disk (NULL if unreadable) */
 	size_t old_len;
-	char *new;		/* new contents, NULL when the file stays as it is */
+	char *new; /* new contents, NULL when the file stays as it is */
 	size_t new_len;
-	char *problem;		/* why it was left untouched, or NULL */
-	size_t nsites;		/* auto sites converted in this file */
+	char *problem; /* why it was left untouched, or NULL */
+	size_t nsites; /* auto sites converted in this file */
 };
 
 struct rw_plan {
-	struct rw_file *files;	/* sorted by path */
+	struct rw_file *files; /* sorted by path */
 	size_t n;
 	size_t sites_converted;
-	size_t sites_failed;	/* auto sites turned manual by this plan */
+	size_t sites_failed; /* auto sites turned manual by this plan */
 };
 
 /* Extra check on a file before it is rewritten; returns 0 or -1 with a message. */
@@ -39,8 +39,7 @@ typedef int (*rw_precheck_fn)(const char *path, void *ctx, char *err, size_t err
  * to BM_MANUAL in @run with reason "conflicting_edits" or "file_not_writable".
  * Returns 0, or -1 on memory error.
  */
-int rw_plan_build(struct bm_run *run, rw_precheck_fn precheck, void *ctx,
-		  struct rw_plan *plan);
+int rw_plan_build(struct bm_run *run, rw_precheck_fn precheck, void *ctx, struct rw_plan *plan);
 
 void rw_plan_free(struct rw_plan *plan);
 

@@ -159,18 +159,18 @@ static char *options_of(const char *file)
 			res = xstrdup(s);
 		}
 		if (line[0] == '@')
-			break;	/* the header ends at the first rule */
+			break; /* the header ends at the first rule */
 	}
 	fclose(f);
 	return res ? res : xstrdup("");
 }
 
-int cocci_files(const char *dir, struct bm_strlist *files, struct bm_strlist *options,
-		char *err, size_t errlen)
+int cocci_files(const char *dir, struct bm_strlist *files, struct bm_strlist *options, char *err,
+		size_t errlen)
 {
 	char *order = xasprintf("%s/ORDER", dir);
 	FILE *of = fopen(order, "r");
-	struct bm_strlist names = { 0 };
+	struct bm_strlist names = {0};
 
 	free(order);
 	if (of) {

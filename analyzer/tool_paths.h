@@ -20,8 +20,8 @@ char *find_spatch(const char *given, char *err, size_t errlen);
 char *find_cocci_dir(const char *given, char *err, size_t errlen);
 
 /* The cocci files of @dir, in order (full paths), and each one's options. */
-int cocci_files(const char *dir, struct bm_strlist *files, struct bm_strlist *options,
-		char *err, size_t errlen);
+int cocci_files(const char *dir, struct bm_strlist *files, struct bm_strlist *options, char *err,
+		size_t errlen);
 
 /* The macro file shipped beside the patches (the first header file in DIR), or NULL. malloc'd. */
 char *cocci_macro_file(const char *dir);

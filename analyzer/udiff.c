@@ -16,14 +16,14 @@
 
 struct line {
 	const char *s;
-	size_t len;		/* including the '\n' when there is one */
+	size_t len; /* including the '\n' when there is one */
 	uint64_t hash;
 };
 
 /* An edit script entry: ' ' keep, '-' delete old line, '+' insert new line. */
 struct op {
 	char kind;
-	size_t a, b;		/* line index in old (for ' ' and '-') and new (' ' and '+') */
+	size_t a, b; /* line index in old (for ' ' and '-') and new (' ' and '+') */
 };
 
 static size_t split_lines(const char *s, size_t len, struct line **out)
@@ -93,8 +93,8 @@ static int push(struct script *sc, char kind, size_t a, size_t b)
  * Myers diff of A[a0..a1) and B[b0..b1); appends ops in reverse order to @rev.
  * Returns 0, 1 when D exceeded MAX_D (nothing appended), -1 on memory error.
  */
-static int myers(const struct line *A, size_t a0, size_t a1, const struct line *B,
-		 size_t b0, size_t b1, struct script *rev)
+static int myers(const struct line *A, size_t a0, size_t a1, const struct line *B, size_t b0,
+		 size_t b1, struct script *rev)
 {
 	long N = (long)(a1 - a0), M = (long)(b1 - b0), max = N + M, d, k;
 	long **trace;
@@ -255,8 +255,7 @@ static int emit(FILE *out, const char *path, const struct line *A, const struct 
 			last += gap < (size_t)context ? gap : (size_t)context;
 			break;
 		}
-		if (hunks == 0 &&
-		    fprintf(out, "--- a/%s\n+++ b/%s\n", path, path) < 0)
+		if (hunks == 0 && fprintf(out, "--- a/%s\n+++ b/%s\n", path, path) < 0)
 			return -1;
 		a_start = ops[first].a;
 		b_start = ops[first].b;
@@ -288,7 +287,7 @@ static int diff_script(const char *old, size_t old_len, const char *new, size_t 
 {
 	struct line *A = NULL, *B = NULL;
 	size_t na, nb, head = 0, tail = 0, i;
-	struct script rev = { 0 };
+	struct script rev = {0};
 	int m;
 
 	na = split_lines(old, old_len, &A);
@@ -336,11 +335,11 @@ fail:
 	return -1;
 }
 
-int udiff_write(FILE *out, const char *path, const char *old, size_t old_len,
-		const char *new, size_t new_len, int context)
+int udiff_write(FILE *out, const char *path, const char *old, size_t old_len, const char *new,
+		size_t new_len, int context)
 {
 	struct line *A, *B;
-	struct script fwd = { 0 };
+	struct script fwd = {0};
 	size_t na;
 	int rc;
 
@@ -361,7 +360,7 @@ char *udiff_new_lines(const char *old, size_t old_len, const char *new, size_t n
 		      unsigned first, unsigned last)
 {
 	struct line *A, *B;
-	struct script fwd = { 0 };
+	struct script fwd = {0};
 	size_t na, i, i0 = (size_t)-1, i1 = 0, len = 0;
 	char *res;
 

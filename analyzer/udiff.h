@@ -16,8 +16,8 @@
  * headers "--- a/@path" and "+++ b/@path". Writes nothing when the two are equal.
  * Returns the number of hunks written, or -1 on an output or memory error.
  */
-int udiff_write(FILE *out, const char *path, const char *old, size_t old_len,
-		const char *new, size_t new_len, int context);
+int udiff_write(FILE *out, const char *path, const char *old, size_t old_len, const char *new,
+		size_t new_len, int context);
 
 /*
  * The lines of @new that stand where old lines [@first, @last] (1-based) stood,

@@ -27,8 +27,11 @@ body() {
 		inside { print }
 		inside && /^}/ { exit }' "$2"
 }
+# layout, parentheses around a lone identifier, and a final "if (x) return;" (the same
+# as "x;" at the end of a function) do not count as differences
 normalize() {
-	tr -d ' \t\n' | sed -e ':a' -e 's/(\([A-Za-z_][A-Za-z0-9_]*\))/\1/g' -e 'ta'
+	tr -d ' \t\n' | sed -e ':a' -e 's/(\([A-Za-z_][A-Za-z0-9_]*\))/\1/g' -e 'ta' \
+		-e 's/^\(.*\)if(\(.*\))return;}$/\1\2;}/'
 }
 
 for c in "$@"; do

@@ -5,6 +5,6 @@ include $(TOP)/analyzer/migrate.mk
 
 CHECK_SUITES += migrate
 .PHONY: check-migrate
-check-migrate: $(MIGRATE_TEST_BINS)
+check-migrate: $(MIGRATE_TEST_BINS) $(MIGRATE_TBUILD)/gentree
 	@TOP=$(TOP) BUILD=$(BUILD) MIGRATE_TBUILD=$(MIGRATE_TBUILD) RESULTS=$(RESULTS) \
 		bash $(TOP)/tests/migrate/run.sh
