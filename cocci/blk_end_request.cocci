@@ -34,6 +34,17 @@ virtual org
 @@
 import re
 
+
+def guard(fn):
+    """Collection helpers: an internal error marks the file as failed (left
+    untouched, every site reported) instead of aborting the whole run."""
+    def wrapped(p, *args):
+        try:
+            return fn(p, *args)
+        except Exception as e:
+            FAILED[p[0].file] = "%s in %s: %s" % (type(e).__name__, fn.__name__, e)
+    return wrapped
+
 LEGACY_RE = r"^(end_that_request_(first|chunk|last)|end_request|end_queued_request|end_dequeued_request)$"
 RELEVANT_RE = r"^(end_that_request_(first|chunk|last)|end_request|end_queued_request|end_dequeued_request|add_disk_randomness|blkdev_dequeue_request|blk_queue_end_tag|spin_(un)?lock(_irq|_irqsave|_irqrestore|_bh)?)$"
 WRAPPERS = ("end_request", "end_queued_request", "end_dequeued_request")
@@ -345,6 +356,10 @@ def decide_pair_uncached(k1):
         for s in window(lo, hi, f, func):
             if is_housekeeping(s["text"], R):
                 continue
+            alias = next((a for a in aliases_of(f, func, root(R))
+                          if mentions(s["text"], a)), None)
+            if alias:
+                return ("report", "'%s' between the data completion and end_that_request_last uses '%s', which was taken from the request; __blk_end_request may free it: move that work by hand" % (one_line(s["text"]), alias))
             if s["decl"] or mentions(s["text"], root(R)) or \
                     re.search(r"(add_disk_randomness|blkdev_dequeue_request|blk_queue_end_tag)", s["text"]):
                 return ("report", "'%s' between the data completion and end_that_request_last uses the request, which __blk_end_request may free: hoist that read before the call by hand" % one_line(s["text"]))
@@ -378,6 +393,22 @@ def decide_pair_uncached(k1):
     return ("report", "lock context unknown: the queue lock is neither provably held here (request_fn given to blk_init_queue, spin_lock on the queue lock, or a helper only called so) nor taken only around end_that_request_last")
 
 
+def aliases_of(f, func, r):
+    """Locals assigned or initialised from an expression that uses r."""
+    out = set()
+    for s in STMTS.get((f, func), []):
+        t = paren(tokens(s["text"]))
+        for m in re.finditer(r"\b([A-Za-z_]\w*)\s*=(?!=)\s*([^;,]*)", t):
+            rhs = norm(m.group(2))
+            # a plain access path from the request (maybe cast, maybe &):
+            # the result of a call (a status, a count) is not an alias
+            rhs = re.sub(r"^\((struct)?[A-Za-z_][\w*]*\)", "", rhs)
+            if m.group(1) != r and re.match(
+                    r"^&?%s((->|\.)[A-Za-z_]\w*)*$" % re.escape(r), rhs):
+                out.add(m.group(1))
+    return sorted(out)
+
+
 def one_line(t):
     t = paren(tokens(t))
     t = re.sub(r"\(\s*([A-Za-z_]\w*(\s+[*])?)\s*\)\s*", r"(\1)", t)
@@ -393,6 +424,8 @@ def pair_action(k1):
 
 
 def converted_pair(k1):
+    if failed():
+        return False
     return pair_action(k1) in ("held", "around", "callback")
 
 
@@ -421,6 +454,8 @@ def decide_wrapper(k):
 
 def site_ok(k):
     """Does patch mode convert (or fold away) the legacy call at k?"""
+    if failed():
+        return False
     lg = LEGACY.get(k)
     if lg is None or lg.get("macro"):
         return False
@@ -434,6 +469,10 @@ def site_ok(k):
 
 def site_decision(k):
     """(converted?, rule, message) for any legacy call key."""
+    if GROUPED:
+        return (False, "group", "several files named on one spatch command line are processed together; run one file at a time or use --dir (nothing converted)")
+    if k[0] in FAILED:
+        return (False, "internal", "blkmig internal error, nothing converted in this file (%s)" % FAILED[k[0]])
     lg = LEGACY.get(k)
     if lg is None:
         return (False, "unknown", "not analysed")
@@ -443,9 +482,14 @@ def site_decision(k):
     if n in WRAPPERS:
         a, why = decide_wrapper(k)
         if a == "convert":
+            r = one_line(lg["R"])
+            e = E_of(k, lg["U"])
+            if var_converted(k[0], lg["func"], norm(lg["U"])) and \
+                    lg["func"] not in ERROR_USED:
+                e = "error"
             return (True, "wrapper", "%s -> __blk_end_request(%s, %s, %s)" % (
-                n, lg["R"], E_of(k, lg["U"]),
-                "blk_rq_cur_bytes(%s)" % lg["R"] if n == "end_request" else "blk_rq_bytes(%s)" % lg["R"]))
+                n, r, e,
+                "blk_rq_cur_bytes(%s)" % r if n == "end_request" else "blk_rq_bytes(%s)" % r))
         return (False, "wrapper", "%s not converted: %s" % (n, why))
     if n in ("end_that_request_first", "end_that_request_chunk"):
         if k in PAIRS:
@@ -640,6 +684,8 @@ def var_event(p, x, kind, e):
 
 
 def var_site_converts(p, name):
+    if failed():
+        return False
     k = orig_key(p, name)
     for (vf, vfunc, x), v in VARS.items():
         if k in v["sites"]:
@@ -679,6 +725,8 @@ def plan(f):
 
 
 def in_plan(p, what, name):
+    if failed():
+        return False
     return orig_key(p, name) in plan(CURFILE[0])[what]
 
 
@@ -701,6 +749,8 @@ def cb_name_k(k1):
 
 
 def cb_count(k):
+    if failed():
+        return 0
     if k in PAIRS and pair_action(k) == "callback":
         return len(PAIRS[k]["cb"])
     return 0
@@ -734,14 +784,24 @@ SNAP = {}
 CALLEE = {}
 
 
+GROUPED = set()
+
+
 def reset_for(f):
-    if CURFILE[0] == f:
+    """A new file.  spatch applies each rule to all the files named on one
+    command line together (a group); the per-file state here cannot follow
+    that, so such a group is left untouched and reported."""
+    if CURFILE[0] == f or f in GROUPED:
+        return
+    if CURFILE[0] is not None and not CALLS:
+        GROUPED.add(CURFILE[0])
+        GROUPED.add(f)
         return
     CURFILE[0] = f
     for d in (RQFN, QLOCK, CALLS, FUNC_OF, LEGACY, PAIRS, P2, AROUND, STMTS,
-              LOCALS, VARS, DECISION, SNAP, CALLEE, PLAN, INTEREST_CACHE):
+              LOCALS, VARS, DECISION, SNAP, CALLEE, PLAN, INTEREST_CACHE, FAILED):
         d.clear()
-    for s in (EU, AU, AL, NONCALL, PARAMS, FUNCS_SEEN, ERROR_USED):
+    for s in (EU, AU, AL, NONCALL, PARAMS, FUNCS_SEEN, ERROR_USED, FINAL):
         s.clear()
 
 
@@ -775,6 +835,11 @@ def orig_key(p, name):
     ok = cur_okey(p, name)
     if ok is None:
         return None
+    build_okeys()
+    return PLAN["okeys"].get(ok)
+
+
+def build_okeys():
     if "okeys" not in PLAN:
         m = {}
         for k in list(LEGACY) + [s["start"] for v in STMTS.values() for s in v]:
@@ -793,13 +858,14 @@ def orig_key(p, name):
                 for i, k in enumerate(sorted(set(v.get(kind, [])), key=lambda q: (q[1], q[2]))):
                     m[(vfunc, "#%s:%s" % (kind, x), i)] = k
         PLAN["okeys"] = m
-    return PLAN["okeys"].get(ok)
 
 
 ERROR_USED = set()
 
 
 def renames(p, uv):
+    if failed():
+        return False
     func = p[0].current_element
     if func in ERROR_USED:
         return False
@@ -813,9 +879,43 @@ def flags_candidate(p, name):
 
 def flags_unused(p, name):
     func = p[0].current_element
-    return flags_candidate(p, name) and \
+    return not failed() and flags_candidate(p, name) and \
         not SNAP.get((p[0].file, func, "#flaguse:" + name))
 
+# --- one consistent decision per file -----------------------------------------
+# All decisions are made once, before the first rewrite, so that an internal
+# error can never leave a file half converted: the file is then left alone
+# and every site is reported.
+FINAL = set()
+FAILED = {}
+
+
+def finalize(f):
+    if f in FINAL:
+        return
+    FINAL.add(f)
+    try:
+        for k in list(LEGACY):
+            if k[0] == f:
+                site_decision(k)
+        for (vf, vfunc, x) in list(VARS):
+            if vf == f:
+                var_converted(vf, vfunc, x)
+        plan(f)
+        build_okeys()
+    except Exception as e:  # keep the file untouched, report why
+        FAILED[f] = "%s: %s" % (type(e).__name__, e)
+
+
+def failed():
+    return CURFILE[0] in FAILED or bool(GROUPED)
+
+
+# (Not decorator syntax: a line starting with "@" would end the SmPL block.)
+record_legacy = guard(record_legacy)
+record_pair = guard(record_pair)
+record_stmt = guard(record_stmt)
+var_event = guard(var_event)
 
 // ---------------------------------------------------------------------------
 // 0. Token prefilter: every other rule depends on this one, so a file
@@ -1285,6 +1385,41 @@ E << vasg.E;
 p << vasg.p;
 @@
 var_event(p, uv, "assign", E)
+
+// Functions that already use the name error (no rename there).
+@errid depends on has_legacy@
+identifier e =~ "^error$";
+position p;
+@@
+e@p
+
+@script:python@
+p << errid.p;
+@@
+ERROR_USED.add(p[0].current_element)
+
+// All decisions, once per file, before anything changes.
+@fin depends on has_legacy@
+position p;
+@@
+(
+end_that_request_first@p(...)
+|
+end_that_request_chunk@p(...)
+|
+end_that_request_last@p(...)
+|
+end_request@p(...)
+|
+end_queued_request@p(...)
+|
+end_dequeued_request@p(...)
+)
+
+@script:python@
+p << fin.p;
+@@
+finalize(CURFILE[0])
 
 // ---------------------------------------------------------------------------
 // 5. Patch mode: the conversions.
@@ -1819,17 +1954,6 @@ expression wrv.e, wrv.b;
 + __blk_end_request(R, e, b)
 
 // A converted uptodate variable now holds an error value: call it error.
-@errid depends on has_legacy && (patch)@
-identifier e =~ "^error$";
-position p;
-@@
-e@p
-
-@script:python@
-p << errid.p;
-@@
-ERROR_USED.add(p[0].current_element)
-
 @rn1 depends on has_legacy && (patch)@
 identifier uv;
 type T;

@@ -89,7 +89,12 @@ struct request_queue *blk_init_queue(request_fn_proc *rfn, spinlock_t *lock)
 	bq->set.nr_hw_queues = 1;
 	bq->set.queue_depth = BLKCOMPAT_QUEUE_DEPTH;
 	bq->set.numa_node = NUMA_NO_NODE;
-	bq->set.flags = BLK_MQ_F_SHOULD_MERGE;
+	/*
+	 * Merge as the old queues did, but start without an I/O scheduler
+	 * (like null_blk and brd): the request_fn drivers this serves are
+	 * mostly memory-like, and sysfs can still select one.
+	 */
+	bq->set.flags = BLK_MQ_F_SHOULD_MERGE | BLK_MQ_F_NO_SCHED_BY_DEFAULT;
 	if (blk_mq_alloc_tag_set(&bq->set))
 		goto free_bq;
 

@@ -2,18 +2,23 @@
 /*
  * blkcompat_selftest.c - kernel self-test of the blkcompat shim.
  *
- * A 8 MiB RAM disk /dev/bcselftest on a blk_init_queue() queue.  How a
+ * A 10 MiB RAM disk /dev/bcselftest on a blk_init_queue() queue.  How a
  * request is completed depends on the 2 MiB region it falls in:
  *
  *   sectors     0-4095   in request_fn, __blk_end_request() per segment
- *   sectors  4096-8191   later, from a work item, blk_end_request() per
- *                        segment
+ *   sectors  4096-8191   later, blk_end_request() per segment, from a work
+ *                        item or (every second 32 KiB) from an hrtimer in
+ *                        hard interrupt context
  *   sectors  8192-12287  from the work item with blk_end_request_callback()
  *                        for the whole request; the callback keeps every
  *                        second request, which a delayed work item ends
  *                        later with blk_end_request(rq, 0, 0)
  *   sectors 12288-16383  fails in request_fn, with an error that depends on
  *                        the 4 KiB block (see selftest_error_of())
+ *   sectors 16384-20479  in request_fn with the 2.6.24 wrappers on the still
+ *                        queued request: end_request() per segment, or
+ *                        end_queued_request() for the whole request
+ *                        (alternating every 32 KiB)
  *
  * Every return value is checked against what the 2.6.25 API promises
  * (1 while bytes remain, 0 once the request ended) and counted.  On load the
@@ -29,14 +34,16 @@
 #include <linux/vmalloc.h>
 #include <linux/workqueue.h>
 #include <linux/wait.h>
+#include <linux/hrtimer.h>
 
 #define SELFTEST_NAME		"bcselftest"
-#define SELFTEST_SECTORS	16384
+#define SELFTEST_SECTORS	20480
 #define REGION_SECTORS		4096
 #define REGION_SYNC		0
 #define REGION_LATER		1
 #define REGION_CALLBACK		2
 #define REGION_ERROR		3
+#define REGION_OLD		4
 #define SELFTEST_PAGES		4	/* pages per bio the module sends */
 
 static int checks_passed;
@@ -60,6 +67,8 @@ static DEFINE_SPINLOCK(selftest_count_lock);	/* the counters above */
 static DECLARE_WAIT_QUEUE_HEAD(selftest_counted);
 static LIST_HEAD(selftest_later);	/* for the work item; selftest_lock */
 static LIST_HEAD(selftest_kept);	/* kept by the callback; same lock */
+static LIST_HEAD(selftest_irq);		/* for the hrtimer; same lock */
+static struct hrtimer selftest_irq_timer;
 static struct request_queue *selftest_queue;
 static struct gendisk *selftest_disk;
 static int selftest_major;
@@ -177,7 +186,7 @@ static int selftest_error_of(sector_t pos)
 	case 2:
 		return 0;	/* 2.6.24 uptodate 0: means -EIO */
 	default:
-		return -ENODATA;
+		return -ENODATA;	/* via end_dequeued_request() */
 	}
 }
 
@@ -187,8 +196,12 @@ static void selftest_fail(struct request *rq)
 	int error = selftest_error_of(blk_rq_pos(rq));
 	int ret;
 
-	if ((blk_rq_pos(rq) >> 3) & 2) {
-		/* through the 2.6.24 API, uptodate = error (0 or an errno) */
+	if (error == -ENODATA) {
+		end_dequeued_request(rq, error);
+		return;
+	}
+	if (!error) {
+		/* through the 2.6.24 API: uptodate 0 is an I/O error */
 		ret = end_that_request_first(rq, error, blk_rq_sectors(rq));
 		selftest_check(ret == 0, "end_that_request_first returned %d",
 			       ret);
@@ -201,17 +214,38 @@ static void selftest_fail(struct request *rq)
 		       error, ret);
 }
 
+/* Old region, lock held, @rq still queued: the 2.6.24 wrappers end it. */
+static void selftest_old(struct request *rq)
+{
+	bool last;
+
+	if ((blk_rq_pos(rq) >> 6) & 1) {
+		selftest_copy_request(rq);
+		end_queued_request(rq, 1);
+		return;
+	}
+	do {
+		last = blk_rq_cur_bytes(rq) == blk_rq_bytes(rq);
+		selftest_copy_segment(rq);
+		end_request(rq, 1);
+	} while (!last);
+}
+
 static void selftest_request(struct request_queue *q)
 {
 	struct request *rq;
 
 	while ((rq = elv_next_request(q)) != NULL) {
-		blkdev_dequeue_request(rq);
 		if (!blk_fs_request(rq) ||
 		    blk_rq_pos(rq) + blk_rq_sectors(rq) > SELFTEST_SECTORS) {
-			__blk_end_request(rq, -EIO, blk_rq_bytes(rq));
+			end_queued_request(rq, -EIO);
 			continue;
 		}
+		if (selftest_region(rq) == REGION_OLD) {
+			selftest_old(rq);
+			continue;
+		}
+		blkdev_dequeue_request(rq);
 		switch (selftest_region(rq)) {
 		case REGION_SYNC:
 			selftest_end_by_segment(rq, __blk_end_request,
@@ -220,6 +254,15 @@ static void selftest_request(struct request_queue *q)
 		case REGION_ERROR:
 			selftest_fail(rq);
 			break;
+		case REGION_LATER:
+			if ((blk_rq_pos(rq) >> 6) & 1) {
+				list_add_tail(&rq->queuelist, &selftest_irq);
+				hrtimer_start(&selftest_irq_timer,
+					      ns_to_ktime(100 * NSEC_PER_USEC),
+					      HRTIMER_MODE_REL_HARD);
+				break;
+			}
+			fallthrough;
 		default:
 			list_add_tail(&rq->queuelist, &selftest_later);
 			schedule_work(&selftest_work);
@@ -283,6 +326,28 @@ static void selftest_work_fn(struct work_struct *work)
 		else
 			selftest_callback_request(rq);
 	}
+}
+
+/* Hard interrupt context: end the queued requests with blk_end_request(). */
+static enum hrtimer_restart selftest_irq_fn(struct hrtimer *timer)
+{
+	struct request *rq;
+	unsigned long flags;
+
+	for (;;) {
+		spin_lock_irqsave(&selftest_lock, flags);
+		rq = list_first_entry_or_null(&selftest_irq, struct request,
+					      queuelist);
+		if (rq)
+			list_del_init(&rq->queuelist);
+		spin_unlock_irqrestore(&selftest_lock, flags);
+		if (!rq)
+			break;
+		selftest_check(in_hardirq(), "hrtimer completion not in hardirq");
+		selftest_end_by_segment(rq, blk_end_request,
+					"blk_end_request in hardirq");
+	}
+	return HRTIMER_NORESTART;
 }
 
 /* End the requests the callback kept: no data left, so 0 bytes end them. */
@@ -395,6 +460,8 @@ static void selftest_drive(void)
 				    round * 64, out, in);
 		selftest_round_trip(bdev, REGION_CALLBACK * REGION_SECTORS +
 				    round * 64, out, in);
+		selftest_round_trip(bdev, REGION_OLD * REGION_SECTORS +
+				    round * 64, out, in);
 	}
 	selftest_errors(bdev, out);
 
@@ -429,6 +496,9 @@ static int __init selftest_init(void)
 {
 	int err = -ENOMEM;
 
+	hrtimer_init(&selftest_irq_timer, CLOCK_MONOTONIC,
+		     HRTIMER_MODE_REL_HARD);
+	selftest_irq_timer.function = selftest_irq_fn;
 	selftest_store = vzalloc(SELFTEST_SECTORS << SECTOR_SHIFT);
 	if (!selftest_store)
 		return -ENOMEM;
@@ -476,6 +546,7 @@ static void __exit selftest_exit(void)
 	put_disk(selftest_disk);
 	cancel_work_sync(&selftest_work);
 	cancel_delayed_work_sync(&selftest_late_work);
+	hrtimer_cancel(&selftest_irq_timer);
 	blk_cleanup_queue(selftest_queue);
 	unregister_blkdev(selftest_major, SELFTEST_NAME);
 	vfree(selftest_store);

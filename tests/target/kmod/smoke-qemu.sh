@@ -81,6 +81,20 @@ for variant in legacy converted; do
 		exec 3<$dev
 		ko $t/rmmod-busy rmmod $mod
 		exec 3<&-
+		# unload attempts while I/O runs are refused, never crash
+		rm -f /tmp/stop
+		( exec 4<$dev
+		  while [ ! -f /tmp/stop ]; do
+			dd if=$dev of=/dev/null bs=64k count=16 iflag=direct 2>/dev/null
+		  done ) &
+		io=$!
+		sleep 0.3
+		ko $t/rmmod-during-io rmmod $mod
+		ko $t/rmmod-shim-in-use rmmod blkcompat
+		touch /tmp/stop
+		wait $io
+		ok $t/io-after-refusals dd if=$dev of=/tmp/back bs=64k count=16 iflag=direct
+		ok $t/compare-after-refusals cmp /tmp/pattern /tmp/back
 		ok $t/rmmod rmmod $mod
 	done
 done
