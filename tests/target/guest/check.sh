@@ -237,13 +237,15 @@ st_param() {
 
 # The kernel engineer's self-test module (tests/target/kmod/blkcompat_selftest.c):
 # checks every return value of the 2.6.25 API itself on load, and keeps checking
-# I/O from user space.  Its disk has four 2 MiB regions: completed in request_fn,
+# I/O from user space.  Its disk has five 2 MiB regions: completed in request_fn,
 # later from a work item, through blk_end_request_callback() with every second
-# request kept by the callback and ended later (the skip-cleanup path), and failing
-# with an error per 4 KiB block (EIO, ENOSPC, uptodate 0 = EIO, ENODATA).
+# request kept by the callback and ended later (the skip-cleanup path), failing
+# with an error per 4 KiB block (EIO, ENOSPC, uptodate 0 = EIO, ENODATA), and
+# completed with the 2.6.24 wrappers end_request/end_queued_request.
 selftest() {
 	local mark t cb0 i
-	local all="selftest/verdict selftest/fio-verify selftest/skip-cleanup selftest/errno selftest/unload"
+	local all="selftest/verdict selftest/fio-verify selftest/skip-cleanup selftest/errno"
+	all="$all selftest/fio-verify-wrappers selftest/checks-after-io selftest/unload"
 	mark=$(dmesg_mark)
 	echo "LOG ==== selftest at $(cut -d" " -f1 /proc/uptime)s"
 	if ! insmod $MODS/test/blkcompat_selftest.ko || ! wait_for_disk bcselftest; then
@@ -298,6 +300,17 @@ selftest() {
 	echo "probe blocks=$((2 << 20 >> 12)) bad=$((2 << 20 >> 12)) short=0 corrupt=0" \
 		>> /tmp/want.selftest
 	probe_check selftest/errno /tmp/want.selftest /dev/bcselftest $((6 << 20)) $((2 << 20))
+	# The 2.6.24 wrappers region, 8-10 MiB: end_request per segment and
+	# end_queued_request, alternating every 32 KiB.
+	fio_check selftest/fio-verify-wrappers /dev/bcselftest $((2 << 20)) --offset=8M
+	# The module checked every return value of all that user-space I/O too.
+	if [ "$(st_param checks_failed)" = 0 ] && [ "$(st_param checks_passed)" -gt 0 ]; then
+		result selftest/checks-after-io PASS
+	else
+		dmesg | grep 'blkcompat_selftest: FAIL' | head -n 5 | sed 's/^/LOG selftest: /'
+		result selftest/checks-after-io FAIL "checks_failed=$(st_param checks_failed)" \
+			"$(dmesg | grep -m1 'blkcompat_selftest: FAIL')"
+	fi
 	check selftest/unload rmmod blkcompat_selftest
 }
 
