@@ -188,16 +188,16 @@ sample_tests() {
 
 	c0=$(cb_count)
 	fio_check "$p/fio-verify" "$dev" $BYTES
-	c1=$(cb_count)
 	fio_check "$p/fio-reverify" "$dev" $BYTES --verify_only
 	if [ "$s" = lrd_cb ]; then
-		# 32 single-block reads are 32 requests: the callback runs for each.
+		# 32 single-block O_DIRECT reads are 32 one-segment requests, and nothing
+		# else uses the disk: the work between data and cleanup runs once for each.
 		c1=$(cb_count)
 		$PROBE "$dev" 0 $((32 * 4096)) > /dev/null
 		c2=$(cb_count)
 		echo "LOG $p/cb-count: $c0 before fio, $c1 after, $c2 after 32 reads"
-		if [ "$c1" -gt "$c0" ] && [ $((c2 - c1)) -ge 32 ]; then
-			result "$p/cb-count" PASS "grows with fio and by >= 1 per request"
+		if [ "$c1" -gt "$c0" ] && [ $((c2 - c1)) -eq 32 ]; then
+			result "$p/cb-count" PASS "grows with fio, by exactly 32 for 32 requests"
 		else
 			result "$p/cb-count" FAIL "cb_count $c0 -> $c1 (fio) -> $c2 (32 reads)"
 		fi
@@ -237,13 +237,15 @@ st_param() {
 
 # The kernel engineer's self-test module (tests/target/kmod/blkcompat_selftest.c):
 # checks every return value of the 2.6.25 API itself on load, and keeps checking
-# I/O from user space.  Its disk has four 2 MiB regions: completed in request_fn,
+# I/O from user space.  Its disk has five 2 MiB regions: completed in request_fn,
 # later from a work item, through blk_end_request_callback() with every second
-# request kept by the callback and ended later (the skip-cleanup path), and failing
-# with an error per 4 KiB block (EIO, ENOSPC, uptodate 0 = EIO, ENODATA).
+# request kept by the callback and ended later (the skip-cleanup path), failing
+# with an error per 4 KiB block (EIO, ENOSPC, uptodate 0 = EIO, ENODATA), and
+# completed with the 2.6.24 wrappers end_request/end_queued_request.
 selftest() {
-	local mark t cb0 kept0 i
-	local all="selftest/verdict selftest/fio-verify selftest/skip-cleanup selftest/errno selftest/unload"
+	local mark t cb0 i
+	local all="selftest/verdict selftest/fio-verify selftest/skip-cleanup selftest/errno"
+	all="$all selftest/fio-verify-wrappers selftest/checks-after-io selftest/unload"
 	mark=$(dmesg_mark)
 	echo "LOG ==== selftest at $(cut -d" " -f1 /proc/uptime)s"
 	if ! insmod $MODS/test/blkcompat_selftest.ko || ! wait_for_disk bcselftest; then
@@ -298,6 +300,17 @@ selftest() {
 	echo "probe blocks=$((2 << 20 >> 12)) bad=$((2 << 20 >> 12)) short=0 corrupt=0" \
 		>> /tmp/want.selftest
 	probe_check selftest/errno /tmp/want.selftest /dev/bcselftest $((6 << 20)) $((2 << 20))
+	# The 2.6.24 wrappers region, 8-10 MiB: end_request per segment and
+	# end_queued_request, alternating every 32 KiB.
+	fio_check selftest/fio-verify-wrappers /dev/bcselftest $((2 << 20)) --offset=8M
+	# The module checked every return value of all that user-space I/O too.
+	if [ "$(st_param checks_failed)" = 0 ] && [ "$(st_param checks_passed)" -gt 0 ]; then
+		result selftest/checks-after-io PASS
+	else
+		dmesg | grep 'blkcompat_selftest: FAIL' | head -n 5 | sed 's/^/LOG selftest: /'
+		result selftest/checks-after-io FAIL "checks_failed=$(st_param checks_failed)" \
+			"$(dmesg | grep -m1 'blkcompat_selftest: FAIL')"
+	fi
 	check selftest/unload rmmod blkcompat_selftest
 }
 

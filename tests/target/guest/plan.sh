@@ -24,7 +24,8 @@ plan_global_tests() {
 	echo ref/null_blk/fio-verify harness/probe-detects-eio
 	echo shim/load
 	echo selftest/load selftest/verdict selftest/fio-verify selftest/skip-cleanup
-	echo selftest/errno selftest/unload
+	echo selftest/errno selftest/fio-verify-wrappers selftest/checks-after-io
+	echo selftest/unload
 	echo shim/unload kernel/dmesg-clean kernel/taint-clean
 }
 
