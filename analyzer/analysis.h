@@ -18,7 +18,8 @@ struct bm_hit {
 	size_t offset, end;
 	unsigned line, column;
 	char *name;
-	int call;      /* followed by '(' and not a declaration or member */
+	int call;      /* followed by '(' and not a member: a call or a declaration */
+	int lex_decl;  /* the lexer's guess (fallback only): a declaration */
 	int in_define; /* inside a preprocessor directive (macro body) */
 };
 

@@ -143,10 +143,9 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 			continue;
 		}
 		t->nhits = bm_prefilter(t->src, t->len, &t->hits);
-		bool want = false;
+		/* any legacy token at all: whether it is a call is the AST's call */
+		bool want = t->nhits > 0;
 
-		for (size_t h = 0; h < t->nhits; h++)
-			want |= t->hits[h].call;
 		if (verify && memmem(t->src, t->len, "blk_end_request", 15))
 			want = true;
 		if (!want) {

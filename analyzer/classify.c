@@ -1400,7 +1400,33 @@ static size_t func_at(struct ctx *cx, size_t tu, size_t off, bool *found)
 	return 0;
 }
 
-/* Every lexer hit the AST did not explain becomes a manual site. */
+/*
+ * Is NAME( at off the name of a function declaration or definition in the
+ * AST (a prototype, an old header's own end_request)?  Where the file
+ * parsed, this and not the word before the name decides.
+ */
+static bool ast_declares_at(struct tunit *t, size_t off)
+{
+	CXSourceLocation loc;
+	CXCursor c;
+	CXFile file;
+	unsigned at;
+
+	if (!t->tu || !t->cxfile)
+		return false;
+	loc = clang_getLocationForOffset(t->tu, t->cxfile, (unsigned)off);
+	c = clang_getCursor(t->tu, loc);
+	if (c.kind != CXCursor_FunctionDecl)
+		return false;
+	clang_getSpellingLocation(clang_getCursorLocation(c), &file, NULL, NULL, &at);
+	return file && clang_File_isEqual(file, t->cxfile) && at == off;
+}
+
+/*
+ * Every lexer hit the AST did not explain becomes a manual site, unless the
+ * AST declares the function there; without that evidence the lexer's guess
+ * counts only when NAME( follows a return type (prefilter.c).
+ */
 static void token_fallback(struct ctx *cx)
 {
 	for (size_t ti = 0; ti < cx->ntus; ti++) {
@@ -1412,6 +1438,8 @@ static void token_fallback(struct ctx *cx)
 			size_t fi;
 
 			if (!hit->call || (t->tu && defined_in_run(cx, hit->name, ti)))
+				continue;
+			if (hit->lex_decl || ast_declares_at(t, hit->offset))
 				continue;
 			for (size_t k = 0; k < cx->run->nsites && !seen; k++)
 				seen = cx->run->sites[k].offset == hit->offset &&

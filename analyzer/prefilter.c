@@ -1,10 +1,14 @@
 /*
  * prefilter.c - a small C lexer that finds the legacy completion names in
  * raw source text, outside comments, string and character literals (like
- * spatch's token check).  It decides which files are parsed at all, and
- * its hits are the ground truth the AST sites are checked against: a call
- * the lexer sees and the AST does not becomes a manual "unparsed" site, so
- * no call is ever lost to a parse error.
+ * spatch's token check).  Any such token makes a file parsed, and the hits
+ * are the ground truth the AST sites are checked against: a call the lexer
+ * sees and the AST does not becomes a manual "unparsed" site, so no call is
+ * ever lost to a parse error.  Whether NAME( declares or calls is decided by
+ * the AST where the file parsed (classify.c); the lexer's own guess here is
+ * only the fallback, and it errs toward "call": it takes NAME( for a
+ * declaration only right after a type keyword (the legacy functions return
+ * void or int), never after an arbitrary identifier, which may be a macro.
  */
 #include <ctype.h>
 #include <string.h>
@@ -29,11 +33,10 @@ static int is_ident(int c)
 	return isalnum(c) || c == '_';
 }
 
-/* Words after which NAME( is a call, not a declaration. */
-static int call_keyword(const char *s, size_t n)
+/* Words after which NAME( can only be a declaration (return types). */
+static int type_keyword(const char *s, size_t n)
 {
-	static const char *const kw[] = {"return", "else",   "do",	   "case",
-					 "sizeof", "typeof", "__typeof__", "goto"};
+	static const char *const kw[] = {"void", "int", "long", "unsigned", "signed", "bool"};
 
 	for (size_t i = 0; i < sizeof(kw) / sizeof(kw[0]); i++)
 		if (strlen(kw[i]) == n && !memcmp(kw[i], s, n))
@@ -153,11 +156,14 @@ size_t bm_prefilter(const char *s, size_t len, struct bm_hit **out)
 					     ((prev_len == 1 && s[prev_start] == '.') ||
 					      (prev_len == 2 && !memcmp(s + prev_start, "->", 2)));
 				/* in a macro body the word before is the macro's name: only
-				 * "#define end_request(...)" itself is a definition */
-				int decl =
-				    prev_kind == 'i' && !call_keyword(s + prev_start, prev_len) &&
-				    (!in_directive ||
-				     (prev_len == 6 && !memcmp(s + prev_start, "define", 6)));
+				 * "#define end_request(...)" itself is a definition; elsewhere
+				 * only a return type makes one (a macro before a call, as in
+				 * "} DRV_END end_request(rq, 1);", must stay a call) */
+				int after_define =
+				    prev_len == 6 && !memcmp(s + prev_start, "define", 6);
+				int decl = prev_kind == 'i' &&
+					   (in_directive ? after_define
+							 : type_keyword(s + prev_start, prev_len));
 
 				grow((void **)&v, &cap, n, sizeof(*v));
 				v[n].offset = p;
@@ -165,7 +171,8 @@ size_t bm_prefilter(const char *s, size_t len, struct bm_hit **out)
 				v[n].line = line;
 				v[n].column = (unsigned)(p - line_start) + 1;
 				v[n].name = xstrndup(s + p, e - p);
-				v[n].call = paren && !member && !decl;
+				v[n].call = paren && !member;
+				v[n].lex_decl = v[n].call && decl;
 				v[n].in_define = in_directive;
 				n++;
 			}

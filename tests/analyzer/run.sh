@@ -45,8 +45,9 @@ grep -q '^summary:' "$tmp/report.txt" && pass cli-output-file-written || fail cl
 expect cli-output-unwritable 2 "$B" scan -q -o /nonexistent-dir/x "$cases/simple.c"
 
 # ---- golden results carried in the case files ------------------------------------
-# A case NAME.c ends with a comment holding check-command (scan|verify), check-exit
-# and the expected `--format brief` lines between check-brief-start/-end.
+# A case NAME.c ends with a comment holding check-command (scan|verify), check-exit,
+# optionally check-options (extra options, e.g. --headers), and the expected
+# `--format brief` lines between check-brief-start/-end.
 block() { # FILE START END: the lines between the markers, " * " stripped
 	sed -n "/$2/,/$3/p" "$1" | sed '1d;$d' | sed -e 's/^ \* \{0,1\}//'
 }
@@ -57,8 +58,10 @@ for c in "$cases"/*.c "$cases"/*/; do
 	spec=$c; [ -d "$c" ] && spec=$c/CHECK
 	cmd=$(sed -n 's/^ \* check-command: *//p' "$spec"); cmd=${cmd:-scan}
 	want=$(sed -n 's/^ \* check-exit: *//p' "$spec")
+	opts=$(sed -n 's/^ \* check-options: *//p' "$spec")
 	block "$spec" check-brief-start check-brief-end >"$tmp/want"
-	(cd "$(dirname "$c")" && "$B" "$cmd" -q --format brief "$(basename "$c")") >"$tmp/got" 2>"$tmp/err"
+	# shellcheck disable=SC2086 # opts holds separate options
+	(cd "$(dirname "$c")" && "$B" "$cmd" -q $opts --format brief "$(basename "$c")") >"$tmp/got" 2>"$tmp/err"
 	rc=$?
 	if [ "$rc" = "$want" ]; then pass "golden-exit-$name"; else
 		fail "golden-exit-$name" "exit $rc, wanted $want"; fi
@@ -135,6 +138,15 @@ printf '/* end_request(rq, 1) only in a comment */\nint g(void) { return 0; }\n'
 expect prefilter-clean 0 "$B" scan -q --format json "$tmp/clean.c"
 grep -q '"status": "skipped"' "$tmp/out" && pass prefilter-skips-unparsed ||
 	fail prefilter-skips-unparsed
+# any legacy name outside comments makes a file parsed; the AST, not the word before the
+# name, says the prototype is no call
+printf '#define PF_ATTR
+struct request;
+void PF_ATTR end_request(struct request *, int);
+' >"$tmp/proto.c"
+expect prefilter-token-parses 0 "$B" scan -q --format json "$tmp/proto.c"
+grep -q '"status": "ok"' "$tmp/out" && grep -q '"sites": \[\]' "$tmp/out" &&
+	pass prefilter-token-parses-no-site || fail prefilter-token-parses-no-site "$(head -c 600 "$tmp/out")"
 
 # ---- per-file isolation ---------------------------------------------------------------
 mkdir -p "$tmp/iso"; cp "$cases/simple.c" "$tmp/iso/a_ok.c"; cp "$cases/simple.c" "$tmp/iso/b_boom.c"
