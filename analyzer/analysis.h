@@ -134,6 +134,9 @@ char *unary_op(struct tunit *t, const struct func *f, int n);
 char *binary_op(struct tunit *t, const struct func *f, int n);
 char *cursor_usr(CXCursor c);
 char *ref_usr(const struct func *f, int n); /* USR of what a DeclRefExpr names */
+/* What node n does to the local whose USR is usr; *rhs is the value stored. */
+enum store_kind { STORE_NONE, STORE_SET, STORE_COMPOUND };
+enum store_kind node_store(struct tunit *t, const struct func *f, int n, const char *usr, int *rhs);
 char *lock_identity(struct tunit *t, const struct func *f, int n);
 char *lock_identity_text(const char *s);
 /* "field:NAME@STRUCT-USR" for a lock that is a struct member found under node n */

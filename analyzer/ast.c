@@ -247,6 +247,51 @@ char *ref_usr(const struct func *f, int n)
 	return cursor_usr(r);
 }
 
+/*
+ * Whether node n gives the local variable named by usr a value: its
+ * initializer (STORE_SET), a plain `=` (STORE_SET) or a compound assignment
+ * such as `+=` (STORE_COMPOUND, the new value depends on the old one).
+ * Comparisons and other binary operators store nothing.  The data-flow
+ * analyses of uptodate and of byte counts both read assignments this way.
+ */
+enum store_kind node_store(struct tunit *t, const struct func *f, int n, const char *usr, int *rhs)
+{
+	const struct node *nd = &f->nodes[n];
+	enum store_kind kind = STORE_NONE;
+
+	*rhs = -1;
+	if (nd->kind == CXCursor_VarDecl) {
+		char *u = cursor_usr(nd->c);
+
+		if (!strcmp(u, usr))
+			for (int c = nd->first; c >= 0; c = f->nodes[c].next)
+				if (f->nodes[c].kind != CXCursor_TypeRef)
+					*rhs = c;
+		free(u);
+		return *rhs >= 0 ? STORE_SET : STORE_NONE;
+	}
+	if (nd->kind == CXCursor_CompoundAssignOperator)
+		kind = STORE_COMPOUND;
+	else if (nd->kind == CXCursor_BinaryOperator) {
+		char *op = binary_op(t, f, n);
+
+		if (!strcmp(op, "="))
+			kind = STORE_SET;
+		free(op);
+	}
+	if (kind != STORE_NONE) {
+		int l = node_strip(f, node_child(f, n, 0));
+		char *u = l >= 0 && f->nodes[l].kind == CXCursor_DeclRefExpr ? ref_usr(f, l) : NULL;
+
+		if (u && !strcmp(u, usr))
+			*rhs = node_child(f, n, 1);
+		else
+			kind = STORE_NONE;
+		free(u);
+	}
+	return kind;
+}
+
 /* The identity of a spinlock expression, from its text. */
 char *lock_identity_text(const char *s)
 {

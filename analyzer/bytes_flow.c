@@ -42,29 +42,9 @@ static char *assigned_values(struct ctx *cx, struct func *f, int n, int *count)
 
 	*count = 0;
 	for (int k = 0; k < f->nnodes; k++) {
-		struct node *nd = &f->nodes[k];
-		int rhs = -1;
+		int rhs;
 
-		if (nd->kind == CXCursor_VarDecl) {
-			char *u = cursor_usr(nd->c);
-
-			if (!strcmp(u, usr))
-				for (int c = nd->first; c >= 0; c = f->nodes[c].next)
-					if (f->nodes[c].kind != CXCursor_TypeRef)
-						rhs = c;
-			free(u);
-		} else if (nd->kind == CXCursor_BinaryOperator ||
-			   nd->kind == CXCursor_CompoundAssignOperator) {
-			int l = node_strip(f, node_child(f, k, 0));
-
-			if (l >= 0 && f->nodes[l].kind == CXCursor_DeclRefExpr) {
-				char *u = ref_usr(f, l);
-
-				if (!strcmp(u, usr))
-					rhs = node_child(f, k, 1);
-				free(u);
-			}
-		}
+		node_store(t, f, k, usr, &rhs);
 		if (rhs >= 0) {
 			char *txt = node_text(t, &f->nodes[rhs]);
 

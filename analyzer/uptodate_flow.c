@@ -69,33 +69,11 @@ static int local_kind(struct ctx *cx, struct func *f, const char *usr)
 
 	for (int n = 0; n < f->nnodes; n++) {
 		struct node *nd = &f->nodes[n];
-		int rhs = -1;
+		int rhs;
 
-		if (nd->kind == CXCursor_VarDecl) {
-			char *u = cursor_usr(nd->c);
-
-			if (!strcmp(u, usr))
-				for (int c = nd->first; c >= 0; c = f->nodes[c].next)
-					if (f->nodes[c].kind != CXCursor_TypeRef)
-						rhs = c;
-			free(u);
-		} else if (nd->kind == CXCursor_BinaryOperator ||
-			   nd->kind == CXCursor_CompoundAssignOperator) {
-			int l = node_strip(f, node_child(f, n, 0));
-			char *op = binary_op(t, f, n);
-
-			if (l >= 0 && f->nodes[l].kind == CXCursor_DeclRefExpr) {
-				char *u = ref_usr(f, l);
-
-				if (!strcmp(u, usr)) {
-					if (!strcmp(op, "="))
-						rhs = node_child(f, n, 1);
-					else if (nd->kind == CXCursor_CompoundAssignOperator)
-						kind = 2;
-				}
-				free(u);
-			}
-			free(op);
+		if (node_store(t, f, n, usr, &rhs) == STORE_COMPOUND) {
+			kind = 2; /* u += ...: any value */
+			rhs = -1;
 		} else if (nd->kind == CXCursor_UnaryOperator) {
 			int c = node_strip(f, nd->first);
 
