@@ -125,6 +125,7 @@ char *node_text(struct tunit *t, const struct node *n);
 char *range_text(struct tunit *t, size_t start, size_t end);
 int node_child(const struct func *f, int n, int k); /* k-th child or -1 */
 int node_nchildren(const struct func *f, int n);
+int node_up(const struct func *f, int n);	   /* parent, through parens/implicit */
 int node_strip(const struct func *f, int n);	   /* through parens/implicit */
 int node_strip_casts(const struct func *f, int n); /* also explicit casts */
 char *node_callee(const struct func *f, int n);	   /* callee name of a call */

@@ -229,6 +229,17 @@ char *binary_op(struct tunit *t, const struct func *f, int n)
 	return trimmed(t->src + f->nodes[a].end, f->nodes[b].start - f->nodes[a].end);
 }
 
+/* The parent of node n, skipping parentheses and implicit nodes. */
+int node_up(const struct func *f, int n)
+{
+	int p = f->nodes[n].parent;
+
+	while (p >= 0 && (f->nodes[p].kind == CXCursor_UnexposedExpr ||
+			  f->nodes[p].kind == CXCursor_ParenExpr))
+		p = f->nodes[p].parent;
+	return p;
+}
+
 char *cursor_usr(CXCursor c)
 {
 	CXString s = clang_getCursorUSR(c);

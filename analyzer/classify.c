@@ -126,17 +126,6 @@ void site_manual(struct ctx *cx, size_t si, const char *code, const char *fmt, .
 	}
 }
 
-/* parent of n, skipping parens and implicit nodes */
-static int up(const struct func *f, int n)
-{
-	int p = f->nodes[n].parent;
-
-	while (p >= 0 && (f->nodes[p].kind == CXCursor_UnexposedExpr ||
-			  f->nodes[p].kind == CXCursor_ParenExpr))
-		p = f->nodes[p].parent;
-	return p;
-}
-
 static const char *const housekeeping[] = {"add_disk_randomness", "blkdev_dequeue_request",
 					   "blk_queue_end_tag"};
 
@@ -1002,10 +991,10 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 		goto out;
 	}
 
-	pF = up(f, F);
+	pF = node_up(f, F);
 	if (pF >= 0 && f->nodes[pF].kind == CXCursor_UnaryOperator) {
 		char *op = unary_op(t, f, pF);
-		int pp = up(f, pF);
+		int pp = node_up(f, pF);
 
 		if (!strcmp(op, "!") && pp >= 0 && f->nodes[pp].kind == CXCursor_IfStmt &&
 		    node_strip(f, node_child(f, pp, 0)) == pF)

@@ -11,16 +11,6 @@
 
 #include "rewrite.h"
 
-static int up(const struct func *f, int n)
-{
-	int p = f->nodes[n].parent;
-
-	while (p >= 0 && (f->nodes[p].kind == CXCursor_UnexposedExpr ||
-			  f->nodes[p].kind == CXCursor_ParenExpr))
-		p = f->nodes[p].parent;
-	return p;
-}
-
 static bool names_usr(const struct func *f, int n, const char *usr)
 {
 	char *u;
@@ -85,7 +75,7 @@ static bool rename_edits(struct ctx *cx, struct func *f, const char *usr, struct
 			continue;
 		if (nd->macro)
 			return false;
-		int p = up(f, n);
+		int p = node_up(f, n);
 
 		if (p < 0)
 			return false;

@@ -65,16 +65,6 @@ static struct func *callee_of(struct ctx *cx, struct call *c)
 	return c->callee >= 0 ? &cx->funcs[c->callee] : NULL;
 }
 
-static int up(const struct func *f, int n)
-{
-	int p = f->nodes[n].parent;
-
-	while (p >= 0 && (f->nodes[p].kind == CXCursor_UnexposedExpr ||
-			  f->nodes[p].kind == CXCursor_ParenExpr))
-		p = f->nodes[p].parent;
-	return p;
-}
-
 /* param of f (index) named by node n, or -1 */
 static int param_ref(const struct func *f, int n)
 {
@@ -183,7 +173,7 @@ static void check_wrapper(struct ctx *cx, struct wset *w, int k, struct gstate *
 				       pname, line));
 			return;
 		}
-		p = up(f, n);
+		p = node_up(f, n);
 		if (p >= 0 && f->nodes[p].kind == CXCursor_CallExpr) {
 			char *callee = node_callee(f, p);
 			int argk = -1;
