@@ -164,10 +164,17 @@ void lockctx_func(struct ctx *cx, struct func *f);
 void callgraph_resolve(struct ctx *cx);
 /* state at node n of f, with ENTRY resolved; evidence into *ev */
 enum bm_lock_state lock_at(struct ctx *cx, struct func *f, int n, struct bm_strlist *ev);
+/* callers of f without the queue lock (named in *where), -1 if unknown */
+int lock_callers_not_held(struct ctx *cx, struct func *f, struct bm_strlist *where);
+/* the first lock call of any lock spelled in [a, b) of f, or NULL */
+char *lock_call_between(struct ctx *cx, const struct func *f, size_t a, size_t b);
 
 /* ---- classify.c / verify.c ----------------------------------------------- */
 void classify_all(struct ctx *cx);
 void verify_all(struct ctx *cx);
+/* append a finding of f at source offset off of file (msg is taken) */
+void finding_add(struct ctx *cx, struct func *f, size_t off, const char *file,
+		 enum bm_finding_kind kind, char *msg);
 
 /* ---- localvar.c: local uptodate variables become `error` ------------------- */
 void locals_rename(struct ctx *cx);

@@ -70,6 +70,10 @@ enum bm_finding_kind {
 	BM_FIND_LEGACY_CALL = 0,
 	BM_FIND_UNLOCKED_VARIANT_WITH_LOCK,  /* blk_end_request* with lock held */
 	BM_FIND_LOCKED_VARIANT_WITHOUT_LOCK, /* __blk_end_request without it */
+	/* a warning, not a failure: the original already completed without the
+	 * queue lock it needed; the conversion kept that call's contract */
+	BM_FIND_PREEXISTING_LOCK_BUG,
+	BM_FIND_KIND_COUNT
 };
 
 /*
@@ -185,6 +189,18 @@ int bm_analyze(struct bm_run *run, char *const *paths, size_t npaths);
  * run->findings.  Same return convention.
  */
 int bm_verify(struct bm_run *run, char *const *paths, size_t npaths);
+
+/*
+ * Tell introduced problems from old ones (verify.c): every
+ * locked_variant_without_lock finding of CONVERTED_FILE in ver whose
+ * function already held a preexisting_lock_bug in the analysis orig of
+ * ORIGINAL_FILE (scan or migrate inventory of the original) becomes a
+ * preexisting_lock_bug warning.  Returns how many were reclassified.
+ */
+size_t bm_verify_mark_preexisting(struct bm_run *ver, const char *converted_file,
+				  const struct bm_run *orig, const char *original_file);
+/* A finding that fails verify (everything but preexisting_lock_bug). */
+bool bm_finding_fails(const struct bm_finding *f);
 
 /*
  * The edits of every auto site of FILE, sorted by offset, exact duplicates

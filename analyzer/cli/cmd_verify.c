@@ -1,7 +1,11 @@
 /*
- * cmd_verify.c - `blkmig verify`: check converted code.
+ * cmd_verify.c - `blkmig verify`: check converted code; with --original,
+ * tell the problems the conversion introduced (failures) from those the
+ * original already had (preexisting_lock_bug warnings).
  */
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include "commands.h"
 #include "util.h"
@@ -27,28 +31,103 @@ void cmd_verify_usage(FILE *out)
 	      "                                       blk_end_request_callback reachable\n"
 	      "                                       with the queue lock held (a deadlock).\n"
 	      "    Calls whose lock context cannot be decided are counted, not reported.\n"
+	      "    With --original, a locked_variant_without_lock in a function whose\n"
+	      "    original already completed without the queue lock is that old bug:\n"
+	      "      preexisting_lock_bug             a warning; it does not fail verify.\n"
 	      "\n"
 	      "OPTIONS\n"
 	      "    --format, -o as for scan.\n"
+	      "    --original ORIG  the code before conversion: a file (one PATH) or a\n"
+	      "                     directory whose files match PATH's by relative path.\n"
 	      "\n",
 	      out);
 	bm_options_usage(out);
 	fputs("\nEXIT STATUS\n"
-	      "    0 no finding, 1 findings, 2 usage or I/O error.\n",
+	      "    0 no finding (warnings aside), 1 findings, 2 usage or I/O error.\n",
 	      out);
+}
+
+/* The original of converted file FILE (as the run names it), or NULL. */
+static char *original_of(const char *file, char **paths, size_t npaths, const char *orig,
+			 bool orig_is_dir)
+{
+	if (!orig_is_dir)
+		return npaths == 1 ? xstrdup(orig) : NULL;
+	for (size_t i = 0; i < npaths; i++) {
+		size_t n = strlen(paths[i]);
+
+		while (n > 1 && paths[i][n - 1] == '/')
+			n--;
+		if (!strncmp(file, paths[i], n) && file[n] == '/')
+			return xasprintf("%s%s", orig, file + n);
+	}
+	return NULL;
+}
+
+/* Reclassify the findings of run that the original already had. */
+static int mark_preexisting(struct bm_run *run, char **paths, size_t npaths, const char *orig)
+{
+	struct bm_run o;
+	struct stat st;
+	char *op[1] = {(char *)orig};
+	bool dir;
+
+	if (stat(orig, &st) < 0) {
+		fprintf(stderr, "blkmig verify: cannot read --original %s\n", orig);
+		return -1;
+	}
+	dir = S_ISDIR(st.st_mode);
+	if (!dir && npaths != 1) {
+		fprintf(stderr, "blkmig verify: --original FILE needs exactly one PATH\n");
+		return -1;
+	}
+	bm_run_init(&o, "scan");
+	o.opt = run->opt; /* same parse options; owned by run */
+	o.opt.quiet = true;
+	if (bm_analyze(&o, op, 1) < 0) {
+		memset(&o.opt, 0, sizeof(o.opt));
+		bm_run_free(&o);
+		return -1;
+	}
+	for (size_t i = 0; i < run->nfiles; i++) {
+		char *of = original_of(run->files[i].path, paths, npaths, orig, dir);
+
+		if (of)
+			bm_verify_mark_preexisting(run, run->files[i].path, &o, of);
+		free(of);
+	}
+	memset(&o.opt, 0, sizeof(o.opt));
+	bm_run_free(&o);
+	return 0;
 }
 
 int cmd_verify(int argc, char **argv)
 {
 	struct bm_run run;
-	const char *format = "text", *output = NULL;
+	const char *format = "text", *output = NULL, *orig = NULL;
 	char **paths;
 	size_t npaths;
 	int rc;
 
+	/* --original ORIG is verify's own option: take it out first */
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			break;
+		} else if (!strcmp(argv[i], "--original")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "blkmig verify: --original needs a path\n");
+				return BM_EXIT_USAGE;
+			}
+			orig = argv[i + 1];
+			memmove(&argv[i], &argv[i + 2], (size_t)(argc - i - 2) * sizeof(char *));
+			argc -= 2;
+			i--;
+		}
+	}
 	bm_run_init(&run, "verify");
 	if (bm_cmd_args(&run, argc, argv, &format, &output, &paths, &npaths) ||
-	    bm_verify(&run, paths, npaths) < 0) {
+	    bm_verify(&run, paths, npaths) < 0 ||
+	    (orig && mark_preexisting(&run, paths, npaths, orig) < 0)) {
 		free(paths);
 		bm_run_free(&run);
 		return BM_EXIT_USAGE;

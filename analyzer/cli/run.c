@@ -255,8 +255,9 @@ int bm_run_exit_code(const struct bm_run *run)
 	for (size_t i = 0; i < run->nsites; i++)
 		if (run->sites[i].verdict == BM_MANUAL)
 			return BM_EXIT_FINDINGS;
-	if (run->nfindings)
-		return BM_EXIT_FINDINGS;
+	for (size_t i = 0; i < run->nfindings; i++)
+		if (bm_finding_fails(&run->findings[i]))
+			return BM_EXIT_FINDINGS;
 	for (size_t i = 0; i < run->nfiles; i++)
 		if (run->files[i].status == BM_PARSE_FAILED && run->files[i].nsites == 0)
 			return BM_EXIT_FINDINGS;

@@ -237,8 +237,8 @@ struct plan {
 	struct tunit *t;
 	size_t si, li; /* site of F and of L */
 	int F, L;
-	char *rq;      /* request expression text */
-	char *variant; /* chosen new call */
+	char *rq;	     /* request expression text */
+	const char *variant; /* chosen new call */
 	enum bm_lock_state lock;
 	bool pair; /* lock taken around L only */
 	int list[512];
@@ -414,6 +414,96 @@ static void fill_common(struct plan *p, struct uptodate *u, struct bytes *b)
 	}
 }
 
+/*
+ * The old call's lock contract (part 3 of issue 8): end_request & co and
+ * end_that_request_last ran with the queue lock held.  __blk_end_request has
+ * the same contract, so it is the exact replacement wherever the code does
+ * not itself take the lock around the final step.  Where the analysis shows
+ * the lock was not held, the old code was already wrong; converting keeps
+ * its meaning, and the old bug is reported as a preexisting_lock_bug finding
+ * (a warning) with the evidence.  SPAN_A..SPAN_B is the source between the
+ * data completion and the final step: a lock the analysis cannot place
+ * taken there decides between the variants, and is left to a human.
+ */
+static void report_old_lock_bug(struct ctx *cx, struct func *f, size_t si,
+				const struct bm_strlist *callers)
+{
+	struct bm_site *s = &cx->run->sites[si];
+	const char *ev = s->lock_evidence.n ? s->lock_evidence.v[s->lock_evidence.n - 1] : "";
+	struct sbuf who = {0};
+	char *msg;
+
+	for (size_t i = 0; callers && i < callers->n; i++)
+		sbuf_printf(&who, "%s%s", i ? "; " : "", callers->v[i]);
+	msg = xasprintf("%s in %s() runs without the queue lock %s%s%s, which the 2.6.24 API "
+			"required: a locking bug already in the original, kept as it was by "
+			"converting to __blk_end_request (the same contract); fix it by taking "
+			"the queue lock around the call",
+			s->call, f->name, callers ? "when called from " : "(", callers ? who.s : ev,
+			callers ? "" : ")");
+	free(who.s);
+	finding_add(cx, f, s->offset, s->file, BM_FIND_PREEXISTING_LOCK_BUG, xstrdup(msg));
+	strlist_push_owned(&s->lock_evidence, xasprintf("preexisting_lock_bug: %s", msg));
+	free(msg);
+}
+
+static const char *contract_variant(struct ctx *cx, struct func *f, size_t si, int n, size_t span_a,
+				    size_t span_b)
+{
+	struct bm_site *s = &cx->run->sites[si];
+	const char *last =
+	    !strcmp(s->call, "end_that_request_first") || !strcmp(s->call, "end_that_request_chunk")
+		? "end_that_request_last"
+		: s->call;
+	struct bm_strlist callers = {0};
+	char *between;
+	int nnot;
+
+	if (s->lock == BM_LOCK_HELD)
+		return "__blk_end_request";
+	if (s->lock == BM_LOCK_NOT_HELD) {
+		report_old_lock_bug(cx, f, si, NULL);
+		return "__blk_end_request";
+	}
+	if (f->nodes[n].lock == LK_ENTRY && (nnot = lock_callers_not_held(cx, f, &callers)) > 0) {
+		s->confidence = "medium";
+		report_old_lock_bug(cx, f, si, &callers);
+		strlist_free(&callers);
+		return "__blk_end_request";
+	}
+	strlist_free(&callers);
+	/* a body cut off (a truncated file) is no evidence of a contract kept */
+	if (f->has_errors || f->end == 0 || cx->tus[f->tu].src[f->end - 1] != '}') {
+		site_manual(
+		    cx, si, "lock_unknown",
+		    "cannot tell whether the queue lock is held here (%s), and %s() did not "
+		    "parse cleanly, so blkmig does not rely on the 2.6.24 contract of %s: "
+		    "decide whether the queue lock is held at the call",
+		    s->lock_evidence.n ? s->lock_evidence.v[s->lock_evidence.n - 1] : "", f->name,
+		    last);
+		return NULL;
+	}
+	between = span_b > span_a ? lock_call_between(cx, f, span_a, span_b) : NULL;
+	if (between) {
+		site_manual(cx, si, "lock_unknown",
+			    "'%s' runs between the data completion and %s, and blkmig cannot tell "
+			    "whether that is the queue lock (%s): decide whether the queue lock is "
+			    "held at %s (then __blk_end_request) or only taken around it (then "
+			    "blk_end_request)",
+			    between, last,
+			    s->lock_evidence.n ? s->lock_evidence.v[s->lock_evidence.n - 1] : "",
+			    last);
+		free(between);
+		return NULL;
+	}
+	s->confidence = "medium";
+	strlist_push_owned(&s->lock_evidence,
+			   xasprintf("%s requires the queue lock (2.6.24 contract); "
+				     "__blk_end_request keeps that contract",
+				     last));
+	return "__blk_end_request";
+}
+
 /* Lock variant for a completion whose data part starts at node F. */
 static bool choose_variant(struct plan *p, int F)
 {
@@ -424,7 +514,8 @@ static bool choose_variant(struct plan *p, int F)
 		if (l == BM_LOCK_HELD) {
 			site_manual(p->cx, p->si, "lock_unknown",
 				    "the queue lock is taken around end_that_request_last, but the "
-				    "analysis says it is already held at the data completion");
+				    "analysis says it is already held at the data completion: "
+				    "decide which lock the function really takes there");
 			return false;
 		}
 		if (l == BM_LOCK_UNKNOWN)
@@ -438,28 +529,21 @@ static bool choose_variant(struct plan *p, int F)
 		p->variant = "blk_end_request";
 		return true;
 	}
+	if (p->L >= 0 && l != BM_LOCK_UNKNOWN && lock_at(p->cx, p->f, p->L, NULL) != l) {
+		site_manual(p->cx, p->si, "lock_unknown",
+			    "the queue lock state changes between the data completion and "
+			    "end_that_request_last (line %u) in a way blkmig does not convert: "
+			    "decide where the single new call runs",
+			    offset_line(p->t, p->f->nodes[p->L].start, NULL));
+		return false;
+	}
 	s->lock = l;
-	p->lock = l;
-	if (l == BM_LOCK_UNKNOWN) {
-		site_manual(p->cx, p->si, "lock_unknown",
-			    "cannot tell whether the queue lock is held here (%s)",
-			    s->lock_evidence.n ? s->lock_evidence.v[s->lock_evidence.n - 1] : "");
+	p->variant = contract_variant(p->cx, p->f, p->si, F, p->f->nodes[F].end,
+				      p->L >= 0 ? p->f->nodes[p->L].start : 0);
+	if (!p->variant)
 		return false;
-	}
-	if (p->L >= 0 && lock_at(p->cx, p->f, p->L, NULL) != l) {
-		site_manual(p->cx, p->si, "lock_unknown",
-			    "the lock state changes between the data completion and "
-			    "end_that_request_last");
-		return false;
-	}
-	if (l == BM_LOCK_NOT_HELD) {
-		site_manual(p->cx, p->si, "lock_not_held",
-			    "end_that_request_last runs without the queue lock here, which the "
-			    "2.6.24 API required: a locking bug to resolve by hand before choosing "
-			    "blk_end_request");
-		return false;
-	}
-	p->variant = "__blk_end_request";
+	/* the new call behaves as if the lock were held: the work stays put */
+	p->lock = BM_LOCK_HELD;
 	return true;
 }
 
@@ -498,26 +582,11 @@ static void classify_end_request(struct ctx *cx, struct func *f, int n, size_t s
 		site_manual(cx, si, "uptodate_unknown", "%s", u.why);
 	} else {
 		s->lock = lock_at(cx, f, n, &s->lock_evidence);
-		if (s->lock == BM_LOCK_UNKNOWN) {
-			s->confidence = "medium";
-			strlist_push_owned(
-			    &s->lock_evidence,
-			    xasprintf("%s requires the queue lock (2.6.24 contract)", s->call));
+		p.variant = contract_variant(cx, f, si, n, 0, 0);
+		if (p.variant) {
+			set_new_call(s, p.variant, rq, u.error_expr, b.expr, NULL);
+			edit_add(s, t->path, f->nodes[n].start, f->nodes[n].end, s->replacement);
 		}
-		if (s->lock == BM_LOCK_NOT_HELD) {
-			site_manual(cx, si, "lock_not_held",
-				    "%s runs without the queue lock here, which the 2.6.24 API "
-				    "required: a locking bug to resolve by hand before choosing "
-				    "blk_end_request",
-				    s->call);
-			free(rq);
-			uptodate_free(&u);
-			bytes_free(&b);
-			return;
-		}
-		p.variant = "__blk_end_request";
-		set_new_call(s, p.variant, rq, u.error_expr, b.expr, NULL);
-		edit_add(s, t->path, f->nodes[n].start, f->nodes[n].end, s->replacement);
 	}
 	free(rq);
 	uptodate_free(&u);

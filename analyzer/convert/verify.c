@@ -4,14 +4,22 @@
  * says the queue lock is not held (a race on the queue), and
  * blk_end_request / blk_end_request_callback where it is held (the call
  * takes the lock itself: a deadlock).  Unknown lock context is not a
- * finding.
+ * finding.  A __blk_end_request without the lock in a function whose
+ * original already completed without it (a preexisting_lock_bug of the
+ * original's analysis) is that old bug, not one the conversion made: it is
+ * reported as a warning (bm_verify_mark_preexisting()).
  */
 #include <string.h>
 
 #include "analysis.h"
 
-static void finding(struct ctx *cx, struct func *f, size_t off, const char *file,
-		    enum bm_finding_kind kind, char *msg)
+bool bm_finding_fails(const struct bm_finding *f)
+{
+	return f->kind != BM_FIND_PREEXISTING_LOCK_BUG;
+}
+
+void finding_add(struct ctx *cx, struct func *f, size_t off, const char *file,
+		 enum bm_finding_kind kind, char *msg)
 {
 	struct bm_run *run = cx->run;
 	struct bm_finding *x;
@@ -79,14 +87,14 @@ void verify_all(struct ctx *cx)
 				const char *why = ev.n ? ev.v[ev.n - 1] : "";
 
 				if (locked_variant && l == BM_LOCK_NOT_HELD)
-					finding(
+					finding_add(
 					    cx, f, f->nodes[n].start, t->path,
 					    BM_FIND_LOCKED_VARIANT_WITHOUT_LOCK,
 					    xasprintf("__blk_end_request called without the queue "
 						      "lock (%s): a race",
 						      why));
 				if (unlocked_variant && l == BM_LOCK_HELD)
-					finding(
+					finding_add(
 					    cx, f, f->nodes[n].start, t->path,
 					    BM_FIND_UNLOCKED_VARIANT_WITH_LOCK,
 					    xasprintf("%s called with the queue lock held (%s): it "
@@ -104,4 +112,41 @@ void verify_all(struct ctx *cx)
 
 		s->verdict = BM_AUTO; /* not counted as manual by the exit code */
 	}
+}
+
+size_t bm_verify_mark_preexisting(struct bm_run *ver, const char *converted_file,
+				  const struct bm_run *orig, const char *original_file)
+{
+	size_t marked = 0;
+
+	for (size_t i = 0; i < ver->nfindings; i++) {
+		struct bm_finding *x = &ver->findings[i];
+		size_t old = 0, used = 0;
+
+		if (x->kind != BM_FIND_LOCKED_VARIANT_WITHOUT_LOCK ||
+		    strcmp(x->file, converted_file))
+			continue;
+		/* as many warnings in a function as it had old bugs */
+		for (size_t k = 0; k < orig->nfindings; k++) {
+			const struct bm_finding *o = &orig->findings[k];
+
+			old += o->kind == BM_FIND_PREEXISTING_LOCK_BUG &&
+			       !strcmp(o->file, original_file) && !strcmp(o->function, x->function);
+		}
+		for (size_t k = 0; k < ver->nfindings; k++)
+			used += ver->findings[k].kind == BM_FIND_PREEXISTING_LOCK_BUG &&
+				!strcmp(ver->findings[k].file, converted_file) &&
+				!strcmp(ver->findings[k].function, x->function);
+		if (used >= old)
+			continue;
+		char *msg = xasprintf("%s; already so in the original (%s, function %s): a "
+				      "preexisting lock bug the conversion kept, not one it made",
+				      x->message, original_file, x->function);
+
+		free(x->message);
+		x->message = msg;
+		x->kind = BM_FIND_PREEXISTING_LOCK_BUG;
+		marked++;
+	}
+	return marked;
 }

@@ -357,3 +357,89 @@ bool stmt_lock_op(struct ctx *cx, struct tunit *t, const struct func *f, int n, 
 	free(name);
 	return r;
 }
+
+/*
+ * Callers of f (a function entered with ENTRY state) that call it without
+ * the queue lock: their count, each named in *where.  -1 when some caller's
+ * state is not known (then nothing can be said), or f has no caller.
+ */
+int lock_callers_not_held(struct ctx *cx, struct func *f, struct bm_strlist *where)
+{
+	int not = 0, any = 0;
+	long fi = (long)(f - cx->funcs);
+
+	if (f->role != ROLE_NONE || f->addr_taken)
+		return -1;
+	for (size_t k = 0; k < cx->ncalls; k++) {
+		struct call *c = &cx->calls[k];
+		struct func *caller;
+		enum lk v;
+
+		if (c->callee != fi)
+			continue;
+		caller = &cx->funcs[c->func];
+		v = caller->nodes[c->node].lock;
+		if (v == LK_ENTRY)
+			v = caller->entry;
+		any++;
+		if (v != LK_HELD && v != LK_NOT)
+			return -1;
+		if (v == LK_NOT) {
+			not ++;
+			if (where)
+				strlist_push_owned(
+				    where,
+				    xasprintf("%s at %s:%u (%s)", caller->name,
+					      cx->tus[caller->tu].path,
+					      offset_line(&cx->tus[caller->tu],
+							  caller->nodes[c->node].start, NULL),
+					      caller->entry_evidence && v == caller->entry
+						  ? caller->entry_evidence
+						  : "the queue lock is not held there"));
+		}
+	}
+	return any ? not : -1;
+}
+
+/*
+ * The first spin_lock*()/spin_unlock*() call of any lock spelled between
+ * source offsets a and b of f, or NULL: the name and its first argument.
+ */
+char *lock_call_between(struct ctx *cx, const struct func *f, size_t a, size_t b)
+{
+	struct tunit *t = &cx->tus[f->tu];
+
+	/* the text first: spin_lock*( spelled anywhere in between, macros too */
+	for (size_t q = a; q + 9 < b && q + 9 < t->len; q++) {
+		const char *c = t->clean + q;
+
+		if ((q == 0 || !(isalnum((unsigned char)c[-1]) || c[-1] == '_')) &&
+		    (!strncmp(c, "spin_lock", 9) || !strncmp(c, "spin_unlock", 11))) {
+			size_t e = q;
+
+			while (e < b && t->clean[e] != ';' && t->clean[e] != '\n')
+				e++;
+			return range_text(t, q, e);
+		}
+	}
+	for (int n = 0; n < f->nnodes; n++) {
+		char *callee;
+		int acq;
+
+		if (f->nodes[n].kind != CXCursor_CallExpr || f->nodes[n].start < a ||
+		    f->nodes[n].start >= b)
+			continue;
+		callee = node_callee(f, n);
+		if (is_lock_call(callee, &acq)) {
+			char *txt = range_text(t, f->nodes[n].start, f->nodes[n].end);
+			char *nl = strchr(txt, '\n');
+
+			if (nl)
+				*nl = 0;
+			free(callee);
+			return txt;
+		}
+		free(callee);
+	}
+	return NULL;
+}

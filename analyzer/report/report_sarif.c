@@ -149,25 +149,27 @@ int bm_report_sarif(const struct bm_run *run, FILE *out)
 	int r;
 
 	if (verify) {
-		for (int k = 0; k < 3; k++) {
+		for (int k = 0; k < BM_FIND_KIND_COUNT; k++) {
 			const char *n = bm_finding_kind_name((enum bm_finding_kind)k);
+			const char *lv = k == BM_FIND_PREEXISTING_LOCK_BUG ? "warning" : "error";
 
 			json_array_append_new(rules,
 					      json_pack("{s:s, s:s, s:{s:s}, s:{s:s}}", "id", n,
 							"name", n, "shortDescription", "text", n,
-							"defaultConfiguration", "level", "error"));
+							"defaultConfiguration", "level", lv));
 		}
 		for (size_t i = 0; i < run->nfindings; i++) {
 			const struct bm_finding *x = &run->findings[i];
 
 			json_array_append_new(
 			    results,
-			    json_pack("{s:s, s:i, s:s, s:{s:s}, s:[{s:{s:{s:o}, s:{s:I, s:I}}}]}",
-				      "ruleId", bm_finding_kind_name(x->kind), "ruleIndex",
-				      (int)x->kind, "level", "error", "message", "text", x->message,
-				      "locations", "physicalLocation", "artifactLocation", "uri",
-				      uri(x->file), "region", "startLine", (json_int_t)x->line,
-				      "startColumn", (json_int_t)x->column));
+			    json_pack(
+				"{s:s, s:i, s:s, s:{s:s}, s:[{s:{s:{s:o}, s:{s:I, s:I}}}]}",
+				"ruleId", bm_finding_kind_name(x->kind), "ruleIndex", (int)x->kind,
+				"level", bm_finding_fails(x) ? "error" : "warning", "message",
+				"text", x->message, "locations", "physicalLocation",
+				"artifactLocation", "uri", uri(x->file), "region", "startLine",
+				(json_int_t)x->line, "startColumn", (json_int_t)x->column));
 		}
 	} else {
 		for (int p = 0; p < BM_PAT_COUNT; p++)

@@ -30,7 +30,7 @@ static void file_header(FILE *out, const struct bm_file *f)
 
 static int report_verify(const struct bm_run *run, FILE *out)
 {
-	size_t by_kind[3] = {0};
+	size_t by_kind[BM_FIND_KIND_COUNT] = {0};
 
 	for (size_t i = 0; i < run->nfiles; i++) {
 		const struct bm_file *f = &run->files[i];
@@ -161,6 +161,13 @@ int bm_report_brief(const struct bm_run *run, FILE *out)
 		else if (s->replacement[0] && s->replacement[0] != '(')
 			fprintf(out, " new=%s", s->replacement);
 		fputc('\n', out);
+	}
+	/* scan's warnings (preexisting_lock_bug), after the sites */
+	for (size_t k = 0; k < run->nfindings; k++) {
+		const struct bm_finding *x = &run->findings[k];
+
+		fprintf(out, "%s:%u:%u %s %s\n", x->file, x->line, x->column,
+			x->function[0] ? x->function : "-", bm_finding_kind_name(x->kind));
 	}
 	return ferror(out) ? -1 : 0;
 }

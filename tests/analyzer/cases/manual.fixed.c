@@ -8,13 +8,11 @@ static DEFINE_SPINLOCK(m_lock);
 static struct request *m_cur;
 static int m_next(void);
 
-/* called through a pointer only: lock context unknown */
+/* called through a pointer only: lock context unknown, so the 2.6.24 contract of
+ * end_that_request_last (queue lock held) decides: __blk_end_request */
 static void m_complete(struct request *rq)
 {
-	if (!end_that_request_first(rq, 1, rq->nr_sectors)) {
-		blkdev_dequeue_request(rq);
-		end_that_request_last(rq, 1);
-	}
+	__blk_end_request(rq, 0, blk_rq_bytes(rq));
 }
 static void (*m_hook)(struct request *) = m_complete;
 
@@ -53,14 +51,14 @@ module_init(m_init);
  * check-brief-start
  * manual.c:4:20 - end_request manual unclassified lock=unknown uptodate=none reason=macro
  * manual.c:5:20 - end_request manual unclassified lock=unknown uptodate=none reason=macro
- * manual.c:14:7 m_complete end_that_request_first manual first_last_held lock=unknown uptodate=constant reason=lock_unknown
- * manual.c:16:3 m_complete end_that_request_last manual first_last_held lock=unknown uptodate=constant reason=lock_unknown
- * manual.c:27:2 m_request end_that_request_last manual last_only lock=held uptodate=none reason=last_may_have_data
- * manual.c:29:2 m_request end_request manual end_request lock=unknown uptodate=unknown reason=uptodate_unknown
- * manual.c:31:7 m_request end_that_request_first manual first_last_held lock=unknown uptodate=constant reason=bytes_unknown
- * manual.c:32:3 m_request end_that_request_last manual first_last_held lock=unknown uptodate=constant reason=bytes_unknown
- * manual.c:34:6 m_request end_that_request_first manual early_return lock=held uptodate=constant reason=rq_used_after_completion
- * manual.c:37:2 m_request end_that_request_last manual early_return lock=held uptodate=constant reason=rq_used_after_completion
- * manual.c:40:2 m_request end_request manual unclassified lock=unknown uptodate=none reason=unparsed
+ * manual.c:15:7 m_complete end_that_request_first auto first_last_held lock=unknown uptodate=constant new=__blk_end_request(rq, 0, blk_rq_bytes(rq))
+ * manual.c:17:3 m_complete end_that_request_last auto first_last_held lock=unknown uptodate=constant
+ * manual.c:28:2 m_request end_that_request_last manual last_only lock=held uptodate=none reason=last_may_have_data
+ * manual.c:30:2 m_request end_request manual end_request lock=unknown uptodate=unknown reason=uptodate_unknown
+ * manual.c:32:7 m_request end_that_request_first manual first_last_held lock=unknown uptodate=constant reason=bytes_unknown
+ * manual.c:33:3 m_request end_that_request_last manual first_last_held lock=unknown uptodate=constant reason=bytes_unknown
+ * manual.c:35:6 m_request end_that_request_first manual early_return lock=held uptodate=constant reason=rq_used_after_completion
+ * manual.c:38:2 m_request end_that_request_last manual early_return lock=held uptodate=constant reason=rq_used_after_completion
+ * manual.c:41:2 m_request end_request manual unclassified lock=unknown uptodate=none reason=unparsed
  * check-brief-end
  */
