@@ -1310,6 +1310,169 @@ out:
 }
 
 /*
+ * A last-only call: end_that_request_last with no data completion of the
+ * request before it in the function.  2.6.25 has no final step without a
+ * data part; what the new call needs is the request's origin:
+ *  - a request whose type the code has just tested to be neither a
+ *    filesystem nor a BLOCK_PC request never runs a data part: 0 bytes;
+ *  - a request whose bios the driver ends itself (it reads rq->bio or calls
+ *    bio_endio before) would see them ended a second time by a byte count,
+ *    and never end with 0 bytes while rq->bio is still set: manual;
+ *  - any other request may carry bios: blk_rq_bytes(rq).  When it holds no
+ *    bios (the only case in which 2.6.24's last-only call was right), that
+ *    ends it exactly as 0 bytes would; when it still holds some, 0 bytes
+ *    would leave it pending for ever.
+ * The queue lock contract is the old call's.
+ */
+static bool type_excludes_data(struct tunit *t, const struct func *f, int n, const char *rq)
+{
+	static const char *const nodata[] = {"blk_pm_request", "blk_pm_suspend_request",
+					     "blk_pm_resume_request", "blk_special_request",
+					     "blk_sense_request"};
+
+	for (int c = n, p = node_up(f, n); p >= 0; c = p, p = node_up(f, p)) {
+		int cond;
+		char *txt, *nrm;
+		bool ok = false;
+
+		if (f->nodes[p].kind != CXCursor_IfStmt || node_child(f, p, 1) < 0 ||
+		    !node_within(f, c, node_child(f, p, 1)))
+			continue;
+		cond = node_child(f, p, 0);
+		txt = node_text(t, &f->nodes[cond]);
+		nrm = normalize_ws(txt);
+		for (size_t i = 0; i < sizeof(nodata) / sizeof(nodata[0]) && !ok; i++) {
+			char *want = xasprintf("%s(%s)", nodata[i], rq);
+
+			ok = !strcmp(nrm, want);
+			free(want);
+		}
+		if (!ok && !strncmp(nrm, rq, strlen(rq)) &&
+		    !strncmp(nrm + strlen(rq), "->cmd_type == REQ_TYPE_", 23) &&
+		    strcmp(nrm + strlen(rq) + 23, "FS") && strcmp(nrm + strlen(rq) + 23, "BLOCK_PC") &&
+		    !strpbrk(nrm + strlen(rq) + 23, "|&!=<>?"))
+			ok = true;
+		free(nrm);
+		free(txt);
+		if (ok)
+			return true;
+	}
+	return false;
+}
+
+/* the first statement before node L that ends the request's bios itself */
+static int driver_ends_bios(struct tunit *t, const struct func *f, int L, const char *rq)
+{
+	char *bio = xasprintf("%s->bio", rq);
+
+	for (int n = 0; n < f->nnodes; n++) {
+		char *txt, *nrm;
+		bool hit = false;
+
+		if (f->nodes[n].start >= f->nodes[L].start || !is_stmt_kind(f->nodes[n].kind) ||
+		    f->nodes[n].kind == CXCursor_CompoundStmt)
+			continue;
+		if (f->nodes[n].kind == CXCursor_IfStmt || f->nodes[n].kind == CXCursor_WhileStmt ||
+		    f->nodes[n].kind == CXCursor_ForStmt || f->nodes[n].kind == CXCursor_DoStmt ||
+		    f->nodes[n].kind == CXCursor_SwitchStmt)
+			continue;
+		txt = range_text(t, f->nodes[n].start, f->nodes[n].end);
+		nrm = normalize_ws(txt);
+		hit = strstr(nrm, bio) || strstr(nrm, "bio_endio");
+		free(nrm);
+		free(txt);
+		if (hit) {
+			free(bio);
+			return n;
+		}
+	}
+	free(bio);
+	return -1;
+}
+
+static void classify_last_only(struct ctx *cx, struct func *f, int L, size_t si)
+{
+	struct tunit *t = &cx->tus[f->tu];
+	struct bm_site *s = &cx->run->sites[si];
+	struct uptodate u = {0};
+	struct bytes b = {0};
+	struct plan p = {0};
+	int a0 = call_arg(f, L, 0), a1 = call_arg(f, L, 1), own;
+	char *rq;
+	const char *variant;
+
+	s->pattern = BM_PAT_LAST_ONLY;
+	s->lock = lock_at(cx, f, L, &s->lock_evidence);
+	if (a0 < 0 || a1 < 0) {
+		site_manual(cx, si, "shape", "%s without two arguments", s->call);
+		return;
+	}
+	rq = normalize_ws(node_text(t, &f->nodes[a0]));
+	uptodate_classify(cx, f, a1, &u);
+	own = driver_ends_bios(t, f, L, rq);
+	if (own >= 0) {
+		b.why = xasprintf("the driver ends the bios itself (line %u)",
+				  offset_line(t, f->nodes[own].start, NULL));
+	} else if (type_excludes_data(t, f, L, rq)) {
+		b.expr = xstrdup("0");
+		b.origin = xasprintf("'%s' is tested to be neither a filesystem nor a BLOCK_PC "
+				     "request: no data part runs",
+				     rq);
+	} else {
+		b.expr = xasprintf("blk_rq_bytes(%s)", rq);
+		b.origin = xstrdup("whole request: it may carry bios; with none left it ends as "
+				   "with 0 bytes, with some 0 bytes would leave it pending");
+		b.whole = true;
+	}
+	p.cx = cx;
+	p.f = f;
+	p.t = t;
+	p.si = si;
+	p.F = L;
+	p.L = -1;
+	fill_common(&p, &u, &b);
+	if (u.cls == BM_UT_WRAPPER)
+		s->pattern = BM_PAT_WRAPPER_PARAM;
+	if (has_side_effects(rq)) {
+		site_manual(cx, si, "shape", "the request argument '%s' has side effects", rq);
+	} else if (u.cls == BM_UT_UNKNOWN) {
+		site_manual(cx, si, "uptodate_unknown", "%s", u.why);
+	} else if (own >= 0) {
+		site_manual(cx, si, "last_may_have_data",
+			    "%s() ends the bios of '%s' itself (line %u) and leaves %s->bio set, "
+			    "then calls end_that_request_last alone: 2.6.25 would end those bios "
+			    "again for a byte count and never end the request for 0 bytes; decide "
+			    "whether to drop the driver's own bio completion (and any sector "
+			    "accounting beside it) and pass blk_rq_bytes(%s)",
+			    f->name, rq, offset_line(t, f->nodes[own].start, NULL), rq, rq);
+	} else if ((variant = contract_variant(cx, f, si, L, 0, 0))) {
+		int st = enclosing_stmt(f, L), list[512], cnt = 0, at;
+		char *written = node_text(t, &f->nodes[a0]);
+
+		set_new_call(s, variant, written, u.error_expr, b.expr, NULL);
+		free(written);
+		edit_add(s, t->path, f->nodes[L].start, f->nodes[L].end, s->replacement);
+		/* the final step dequeues, adds randomness and ends the tag itself:
+		 * the housekeeping right before the call goes */
+		at = st >= 0 ? siblings(f, st, list, &cnt) : -1;
+		for (int i = at - 1; at > 0 && i >= 0; i--) {
+			char *txt = range_text(t, f->nodes[list[i]].start, f->nodes[list[i]].end);
+			char *nrm = normalize_ws(txt);
+			bool mine = strstr(nrm, rq) != NULL;
+
+			free(nrm);
+			free(txt);
+			if (!stmt_is_housekeeping(t, f, list[i]) || !mine)
+				break;
+			edit_remove_stmt(s, t, f, list[i]);
+		}
+	}
+	free(rq);
+	uptodate_free(&u);
+	bytes_free(&b);
+}
+
+/*
  * A driver's own static function that happens to carry a legacy name is not
  * the legacy API; a non-static definition (block/ll_rw_blk.c in a whole
  * tree) is the API itself, and calls of it stay sites.
@@ -1414,13 +1577,7 @@ static void classify_func(struct ctx *cx, size_t fi)
 		if (is_end_request(name)) {
 			classify_end_request(cx, f, calls[i], (size_t)sites[i]);
 		} else if (!strcmp(name, "end_that_request_last") && !paired[i]) {
-			s->pattern = BM_PAT_LAST_ONLY;
-			s->lock = lock_at(cx, f, calls[i], &s->lock_evidence);
-			site_manual(cx, (size_t)sites[i], "last_may_have_data",
-				    "end_that_request_last without a data completion before it in "
-				    "%s(): the request may still hold bios, so ending it with 0 "
-				    "bytes could leak it; decide between 0 and blk_rq_bytes()",
-				    f->name);
+			classify_last_only(cx, f, calls[i], (size_t)sites[i]);
 		} else if (!strcmp(name, "end_that_request_last")) {
 			struct bm_site *fs = &cx->run->sites[cx->partner[sites[i]]];
 
