@@ -117,6 +117,8 @@ void site_manual(struct ctx *cx, size_t si, const char *code, const char *fmt, .
 		struct bm_site *p = &cx->run->sites[cx->partner[si]];
 
 		if (p->verdict != BM_MANUAL || !p->reason_code) {
+			free(p->replacement);
+			p->replacement = xstrdup("");
 			p->verdict = BM_MANUAL;
 			p->reason_code = code;
 			free(p->reason_text);
@@ -1349,7 +1351,8 @@ static bool type_excludes_data(struct tunit *t, const struct func *f, int n, con
 		}
 		if (!ok && !strncmp(nrm, rq, strlen(rq)) &&
 		    !strncmp(nrm + strlen(rq), "->cmd_type == REQ_TYPE_", 23) &&
-		    strcmp(nrm + strlen(rq) + 23, "FS") && strcmp(nrm + strlen(rq) + 23, "BLOCK_PC") &&
+		    strcmp(nrm + strlen(rq) + 23, "FS") &&
+		    strcmp(nrm + strlen(rq) + 23, "BLOCK_PC") &&
 		    !strpbrk(nrm + strlen(rq) + 23, "|&!=<>?"))
 			ok = true;
 		free(nrm);

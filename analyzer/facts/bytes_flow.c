@@ -27,6 +27,33 @@ static bool looks_bytes(const char *s)
 	       strstr(s, "blk_rq_bytes") || strstr(s, "blk_rq_cur_bytes") || strstr(s, "bytes");
 }
 
+/* X >> 9 or X / 512 at the top: a byte count turned into sectors */
+static bool converts_to_sectors(const char *s)
+{
+	char *n = normalize_ws(s);
+	size_t l = strlen(n);
+	bool r = false;
+
+	while (l && n[l - 1] == ' ')
+		n[--l] = 0;
+	r = (l > 4 && (!strcmp(n + l - 4, ">> 9") || !strcmp(n + l - 3, ">>9"))) ||
+	    (l > 5 && (!strcmp(n + l - 5, "/ 512") || !strcmp(n + l - 4, "/512")));
+	free(n);
+	return r;
+}
+
+/* some value of a "; "-separated list is a byte count (not turned into sectors) */
+static bool any_value_bytes(const char *vals)
+{
+	char *dup = xstrdup(vals), *save = NULL;
+	bool r = false;
+
+	for (char *v = strtok_r(dup, ";", &save); v && !r; v = strtok_r(NULL, ";", &save))
+		r = looks_bytes(v) && !converts_to_sectors(v);
+	free(dup);
+	return r;
+}
+
 static bool looks_sectors(const char *s)
 {
 	return (strstr(s, "nr_sectors") || strstr(s, "cur_sectors") || strstr(s, "sectors")) &&
@@ -104,7 +131,7 @@ void bytes_from_sectors(struct ctx *cx, struct func *f, int n, const char *rq, s
 	} else if (field) {
 		b->expr = xasprintf("blk_rq_cur_bytes(%s)", rq);
 		b->origin = xasprintf("current segment (%s)", txt);
-	} else if (looks_bytes(txt)) {
+	} else if (looks_bytes(txt) && !converts_to_sectors(txt)) {
 		b->why = xasprintf("'%s' looks like a byte count, but end_that_request_first "
 				   "takes sectors",
 				   txt);
@@ -115,7 +142,7 @@ void bytes_from_sectors(struct ctx *cx, struct func *f, int n, const char *rq, s
 			int cnt;
 			char *vals = assigned_values(cx, f, s, &cnt);
 
-			if (cnt && looks_bytes(vals)) {
+			if (cnt && any_value_bytes(vals)) {
 				b->why =
 				    xasprintf("sector count '%s' is assigned byte-like values (%s)",
 					      txt, vals);

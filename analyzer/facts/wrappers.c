@@ -278,6 +278,44 @@ static void check_wrapper(struct ctx *cx, struct wset *w, int k, struct gstate *
 	}
 }
 
+/*
+ * The group cannot become `error` all at once (a non-static wrapper, a
+ * pointer to it, a use of the parameter we cannot flip): the parameter
+ * stays an uptodate value for every caller, and the new call inside takes
+ * the exact E(u) of it instead.  Only the site's own call changes.
+ */
+static bool keep_uptodate_param(struct ctx *cx, size_t si)
+{
+	struct bm_site *s = &cx->run->sites[si];
+	struct func *f = &cx->funcs[cx->wfunc[si]];
+	const char *pn = f->param_name[cx->wparam[si]];
+	char *at = strstr(s->replacement, ", error, ");
+	char *exact, *repl;
+
+	if (!pn[0] || !at)
+		return false;
+	exact = xasprintf("%s > 0 ? 0 : (%s ? %s : -EIO)", pn, pn, pn);
+	repl = xasprintf("%.*s, %s, %s", (int)(at - s->replacement), s->replacement, exact,
+			 at + strlen(", error, "));
+	for (size_t e = 0; e < s->nedits; e++) {
+		char *hit = strstr(s->edits[e].text, s->replacement);
+
+		if (hit) {
+			char *t = xasprintf("%.*s%s%s", (int)(hit - s->edits[e].text),
+					    s->edits[e].text, repl, hit + strlen(s->replacement));
+
+			free(s->edits[e].text);
+			s->edits[e].text = t;
+		}
+	}
+	free(s->replacement);
+	s->replacement = repl;
+	free(s->error_expr);
+	s->error_expr = exact;
+	s->uptodate_class = BM_UT_ERRNO;
+	return true;
+}
+
 void wrappers_resolve(struct ctx *cx)
 {
 	struct wset w = {0};
@@ -355,7 +393,7 @@ void wrappers_resolve(struct ctx *cx)
 
 			s->pattern = BM_PAT_WRAPPER_PARAM;
 			if (g.bad) {
-				if (s->verdict != BM_MANUAL)
+				if (s->verdict != BM_MANUAL && !keep_uptodate_param(cx, si))
 					site_manual(cx, si, g.code, "%s", g.why);
 			} else if (carrier < 0) {
 				carrier = (long)si;

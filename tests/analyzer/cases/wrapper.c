@@ -45,7 +45,8 @@ static void w_request(struct request_queue *q)
 	w_done(w_check(rq));
 }
 
-/* not static: callers elsewhere would keep passing uptodate */
+/* not static: callers elsewhere keep passing uptodate, so the parameter stays one
+ * and the new call takes its exact error value */
 void w_public_end(struct request *req, int uptodate)
 {
 	end_request(req, uptodate);
@@ -65,10 +66,10 @@ static int w_init(void)
 module_init(w_init);
 
 /*
- * check-exit: 1
+ * check-exit: 0
  * check-brief-start
  * wrapper.c:11:7 w_end_request end_that_request_first auto wrapper_param lock=held uptodate=wrapper_param new=__blk_end_request(req, error, blk_rq_cur_bytes(req))
  * wrapper.c:13:3 w_end_request end_that_request_last auto wrapper_param lock=held uptodate=wrapper_param
- * wrapper.c:51:2 w_public_end end_request manual wrapper_param lock=held uptodate=wrapper_param reason=wrapper_external_callers
+ * wrapper.c:52:2 w_public_end end_request auto wrapper_param lock=held uptodate=errno_capable new=__blk_end_request(req, uptodate > 0 ? 0 : (uptodate ? uptodate : -EIO), blk_rq_cur_bytes(req))
  * check-brief-end
  */

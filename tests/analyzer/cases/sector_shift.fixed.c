@@ -1,0 +1,63 @@
+/*
+ * Sector counts computed from byte counts (a user-mode disk finishing the
+ * bytes its host thread reported; a virtual CD rounding a packet command's
+ * length up to whole sectors): `>> 9` makes them sectors, not bytes.
+ */
+#include <linux/blkdev.h>
+
+static DEFINE_SPINLOCK(ss_lock);
+static struct request_queue *ss_q;
+
+static void ss_end_request(struct request *req, int bytes, int error)
+{
+	blk_end_request(req, error, (bytes >> 9) << 9);
+}
+
+static void ss_cd_end(struct request *req, int error)
+{
+	int nsectors = req->hard_nr_sectors;
+
+	if (blk_pc_request(req))
+		nsectors = (req->data_len + 511) >> 9;
+	if (!nsectors)
+		nsectors = 1;
+	if (__blk_end_request(req, error, nsectors << 9))
+		BUG();
+}
+
+/* the host thread reports finished bytes; no queue lock held here */
+void ss_host_done(struct request *req, int bytes, int err)
+{
+	if (err)
+		ss_end_request(req, 0, -EIO);
+	else
+		ss_end_request(req, bytes, 0);
+}
+
+static void ss_request(struct request_queue *q)
+{
+	struct request *req;
+
+	while ((req = elv_next_request(q)) != NULL) {
+		if (req->cmd_type == REQ_TYPE_SPECIAL)
+			ss_cd_end(req, -EIO);
+		else
+			ss_cd_end(req, 0);
+	}
+}
+
+static int ss_init(void)
+{
+	ss_q = blk_init_queue(ss_request, &ss_lock);
+	return 0;
+}
+
+/*
+ * check-exit: 0
+ * check-brief-start
+ * sector_shift.c:13:7 ss_end_request end_that_request_first auto wrapper_param lock=not_held uptodate=wrapper_param new=blk_end_request(req, error, (bytes >> 9) << 9)
+ * sector_shift.c:16:3 ss_end_request end_that_request_last auto wrapper_param lock=not_held uptodate=wrapper_param
+ * sector_shift.c:29:6 ss_cd_end end_that_request_first auto wrapper_param lock=held uptodate=wrapper_param new=__blk_end_request(req, error, nsectors << 9)
+ * sector_shift.c:33:2 ss_cd_end end_that_request_last auto wrapper_param lock=held uptodate=wrapper_param
+ * check-brief-end
+ */
