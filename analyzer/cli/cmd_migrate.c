@@ -704,7 +704,11 @@ static int write_reports(struct mig *m, const char *dir)
 	/* the verify findings of the result belong to the report */
 	for (size_t i = 0; i < m->ver.nfindings; i++) {
 		struct bm_finding *src = &m->ver.findings[i], *d;
-		char *file = user_names(m, src->file);
+		char *file;
+
+		if (!bm_finding_fails(src))
+			continue; /* the inventory already reports the old bug */
+		file = user_names(m, src->file);
 
 		grow((void **)&m->inv.findings, &m->inv.findings_cap, m->inv.nfindings,
 		     sizeof(*m->inv.findings));
@@ -949,12 +953,17 @@ int cmd_migrate(int argc, char **argv)
 				goto out;
 			}
 			strlist_free(&vpaths);
+			/* an old lock bug the conversion kept is a warning, not a failure */
+			for (size_t i = 0; i < m.nc; i++)
+				if (changed(&m.c[i]))
+					bm_verify_mark_preexisting(&m.ver, m.c[i].tmp, &m.inv,
+								   m.c[i].orig);
 			for (size_t i = 0; i < m.ver.nfindings; i++) {
 				struct bm_finding *f = &m.ver.findings[i];
 				struct cand *c = cand_of(&m, f->file);
 				char *t;
 
-				if (!c || f->kind == BM_FIND_LEGACY_CALL)
+				if (!c || f->kind == BM_FIND_LEGACY_CALL || !bm_finding_fails(f))
 					continue;
 				t = xasprintf("verify: %s:%u: %s", c->orig, f->line, f->message);
 				leave_untouched(c, "verify_failed", t);

@@ -259,6 +259,49 @@ struct plan {
  */
 static bool mixed_if(struct plan *p, int st);
 
+/*
+ * Declaration statement st declares only variables without side effects in
+ * their initializers, used nowhere but in the statements lk and ul.
+ */
+static bool decl_only_for(struct plan *p, int st, int lk, int ul)
+{
+	struct func *f = p->f;
+
+	if (f->nodes[st].kind != CXCursor_DeclStmt)
+		return false;
+	for (int v = f->nodes[st].first; v >= 0; v = f->nodes[v].next) {
+		char *usr;
+
+		if (f->nodes[v].kind != CXCursor_VarDecl)
+			return false;
+		for (int n = 0; n < f->nnodes; n++) {
+			enum CXCursorKind k = f->nodes[n].kind;
+
+			if (node_within(f, n, v) &&
+			    (k == CXCursor_CallExpr || k == CXCursor_BinaryOperator ||
+			     k == CXCursor_CompoundAssignOperator || k == CXCursor_UnaryOperator))
+				return false;
+		}
+		usr = cursor_usr(f->nodes[v].c);
+		for (int n = 0; n < f->nnodes; n++) {
+			char *u;
+			bool same;
+
+			if (f->nodes[n].kind != CXCursor_DeclRefExpr)
+				continue;
+			u = ref_usr(f, n);
+			same = !strcmp(u, usr);
+			free(u);
+			if (same && !node_within(f, n, lk) && !node_within(f, n, ul)) {
+				free(usr);
+				return false;
+			}
+		}
+		free(usr);
+	}
+	return true;
+}
+
 static bool scan_region(struct plan *p, int from, int to, const char **why)
 {
 	int acq = -1, rel = -1;
@@ -298,6 +341,12 @@ static bool scan_region(struct plan *p, int from, int to, const char **why)
 		return false;
 	}
 	p->pair = acq >= 0;
+	/* locals declared only for the lock pair that goes (ubd-style
+	 * `struct dev *dev = rq->rq_disk->private_data; unsigned long flags;`) */
+	for (int i = from; p->pair && i < to; i++)
+		if (p->role[i] == SR_WORK &&
+		    decl_only_for(p, p->list[i], p->list[acq], p->list[rel]))
+			p->role[i] = SR_HOUSE;
 	for (int i = from; i < to; i++) {
 		if (p->role[i] == SR_WORK) {
 			p->has_work = true;
@@ -628,7 +677,7 @@ static bool rq_mentioned(struct plan *p, int st)
  * With the lock pair gone, a `flags` variable declared on its own and used
  * nowhere else would only draw an unused-variable warning: remove it too.
  */
-static void remove_unused_flags(struct plan *p, struct bm_site *s, int lock_stmt)
+static void remove_unused_flags(struct plan *p, struct bm_site *s, int lock_stmt, int gone)
 {
 	struct func *f = p->f;
 	struct tunit *t = p->t;
@@ -662,8 +711,9 @@ static void remove_unused_flags(struct plan *p, struct bm_site *s, int lock_stmt
 	if (decl >= 0 && uses <= 2) {
 		int ds = f->nodes[decl].parent;
 
+		/* (a declaration inside a statement replaced as a whole goes with it) */
 		if (ds >= 0 && f->nodes[ds].kind == CXCursor_DeclStmt &&
-		    node_nchildren(f, ds) == 1) {
+		    node_nchildren(f, ds) == 1 && !(gone >= 0 && node_within(f, ds, gone))) {
 			char *txt = range_text(t, f->nodes[ds].start, stmt_end(t, f, ds));
 			int cnt = 0;
 
@@ -722,7 +772,7 @@ static void remove_roles(struct plan *p, struct bm_site *s, int from, int to, bo
 		    p->role[i] == SR_LAST || (with_work && p->role[i] == SR_WORK))
 			edit_remove_stmt(s, p->t, p->f, p->list[i]);
 		if (p->role[i] == SR_LOCK)
-			remove_unused_flags(p, s, p->list[i]);
+			remove_unused_flags(p, s, p->list[i], -1);
 		if (p->role[i] == SR_WORK && p->mixed[i] && !with_work)
 			remove_mixed_housekeeping(p, s, p->list[i]);
 	}
@@ -1125,7 +1175,7 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 			free(txt);
 			for (int i = 0; i < p->cnt; i++)
 				if (p->role[i] == SR_LOCK)
-					remove_unused_flags(p, s, p->list[i]);
+					remove_unused_flags(p, s, p->list[i], I);
 		} else {
 			edit_add(s, t->path, f->nodes[F].start, f->nodes[F].end, s->replacement);
 			remove_roles(p, s, 0, p->cnt, wp == 1);
@@ -1196,7 +1246,7 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 	}
 
 	/* ---- sibling shapes: F's statement and L's are in the same block ---- */
-	int shape = 0; /* 1 EARLY, 2 SEQ, 4 LOOP */
+	int shape = 0; /* 1 EARLY, 2 SEQ, 4 LOOP, 8 SEQ with the result kept */
 	int Ls = enclosing_stmt(f, L), C = Ls >= 0 ? f->nodes[Ls].parent : -1, Fs = F;
 
 	if (C < 0 || f->nodes[C].kind != CXCursor_CompoundStmt) {
@@ -1228,6 +1278,13 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 			shape = 1;
 	} else if (Fs == F) {
 		shape = 2;
+	} else if (f->nodes[Fs].kind == CXCursor_BinaryOperator && node_nchildren(f, Fs) == 2 &&
+		   node_strip(f, node_child(f, Fs, 1)) == F) {
+		char *op = binary_op(t, f, Fs);
+
+		if (!strcmp(op, "="))
+			shape = 8; /* rc = F(whole); [assert(rc == 0);] L */
+		free(op);
 	} else if (f->nodes[Fs].kind == CXCursor_WhileStmt ||
 		   f->nodes[Fs].kind == CXCursor_DoStmt || f->nodes[Fs].kind == CXCursor_ForStmt) {
 		shape = 4;
@@ -1268,7 +1325,7 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 		}
 		if (!choose_variant(p, F))
 			goto out;
-		if (shape == 2 && !b.whole) {
+		if ((shape == 2 || shape == 8) && !b.whole) {
 			site_manual(
 			    cx, si, "shape",
 			    "part of the request is completed with the result ignored, then "
@@ -1742,6 +1799,18 @@ void classify_all(struct ctx *cx)
 		classify_func(cx, fi);
 	wrappers_resolve(cx);
 	locals_rename(cx);
+	/* a folded end_that_request_last names its partner's final new call */
+	for (size_t i = 0; i < cx->run->nsites; i++) {
+		struct bm_site *s = &cx->run->sites[i], *fs;
+
+		if (cx->partner[i] < 0 || strncmp(s->replacement, "(folded into ", 13))
+			continue;
+		fs = &cx->run->sites[cx->partner[i]];
+		free(s->replacement);
+		s->replacement = fs->verdict == BM_AUTO ? xasprintf("(folded into %s at line %u)",
+								    fs->replacement, fs->line)
+							: xstrdup("");
+	}
 	token_fallback(cx);
 	for (size_t i = 0; i < cx->run->nsites; i++) {
 		struct bm_site *s = &cx->run->sites[i];

@@ -21,8 +21,8 @@ static void m_request(struct request_queue *q)
 	struct request *rq = elv_next_request(q);
 	int bytes = rq->data_len;
 
-	/* no data completion before: may still hold bios */
-	end_that_request_last(rq, 1);
+	/* no data completion before: it may still hold bios, so blk_rq_bytes (never 0) */
+	__blk_end_request(rq, 0, blk_rq_bytes(rq));
 	/* uptodate with side effects */
 	end_request(rq, m_next());
 	/* a byte count where sectors are expected */
@@ -53,7 +53,7 @@ module_init(m_init);
  * manual.c:5:20 - end_request manual unclassified lock=unknown uptodate=none reason=macro
  * manual.c:15:7 m_complete end_that_request_first auto first_last_held lock=unknown uptodate=constant new=__blk_end_request(rq, 0, blk_rq_bytes(rq))
  * manual.c:17:3 m_complete end_that_request_last auto first_last_held lock=unknown uptodate=constant
- * manual.c:28:2 m_request end_that_request_last manual last_only lock=held uptodate=none reason=last_may_have_data
+ * manual.c:28:2 m_request end_that_request_last auto last_only lock=held uptodate=constant new=__blk_end_request(rq, 0, blk_rq_bytes(rq))
  * manual.c:30:2 m_request end_request manual end_request lock=unknown uptodate=unknown reason=uptodate_unknown
  * manual.c:32:7 m_request end_that_request_first manual first_last_held lock=unknown uptodate=constant reason=bytes_unknown
  * manual.c:33:3 m_request end_that_request_last manual first_last_held lock=unknown uptodate=constant reason=bytes_unknown

@@ -5,16 +5,24 @@
  */
 #include <linux/blkdev.h>
 
-static DEFINE_SPINLOCK(ss_lock);
-static struct request_queue *ss_q;
+struct ss_dev {
+	spinlock_t lock;
+	struct request_queue *queue;
+};
 
+static struct ss_dev ss_devs[4];
+
+/* locals that serve only the lock around the final step go with it */
 static void ss_end_request(struct request *req, int bytes, int uptodate)
 {
 	if (!end_that_request_first(req, uptodate, bytes >> 9)) {
+		struct ss_dev *dev = req->rq_disk->private_data;
+		unsigned long flags;
+
 		add_disk_randomness(req->rq_disk);
-		spin_lock(&ss_lock);
+		spin_lock_irqsave(&dev->lock, flags);
 		end_that_request_last(req, uptodate);
-		spin_unlock(&ss_lock);
+		spin_unlock_irqrestore(&dev->lock, flags);
 	}
 }
 
@@ -56,16 +64,16 @@ static void ss_request(struct request_queue *q)
 
 static int ss_init(void)
 {
-	ss_q = blk_init_queue(ss_request, &ss_lock);
+	ss_devs[0].queue = blk_init_queue(ss_request, &ss_devs[0].lock);
 	return 0;
 }
 
 /*
  * check-exit: 0
  * check-brief-start
- * sector_shift.c:13:7 ss_end_request end_that_request_first auto wrapper_param lock=not_held uptodate=wrapper_param new=blk_end_request(req, error, (bytes >> 9) << 9)
- * sector_shift.c:16:3 ss_end_request end_that_request_last auto wrapper_param lock=not_held uptodate=wrapper_param
- * sector_shift.c:29:6 ss_cd_end end_that_request_first auto wrapper_param lock=held uptodate=wrapper_param new=__blk_end_request(req, error, nsectors << 9)
- * sector_shift.c:33:2 ss_cd_end end_that_request_last auto wrapper_param lock=held uptodate=wrapper_param
+ * sector_shift.c:18:7 ss_end_request end_that_request_first auto wrapper_param lock=not_held uptodate=wrapper_param new=blk_end_request(req, error, (bytes >> 9) << 9)
+ * sector_shift.c:24:3 ss_end_request end_that_request_last auto wrapper_param lock=not_held uptodate=wrapper_param
+ * sector_shift.c:37:6 ss_cd_end end_that_request_first auto wrapper_param lock=held uptodate=wrapper_param new=__blk_end_request(req, error, nsectors << 9)
+ * sector_shift.c:41:2 ss_cd_end end_that_request_last auto wrapper_param lock=held uptodate=wrapper_param
  * check-brief-end
  */
