@@ -1041,6 +1041,188 @@ static char *make_callback(struct plan *p, int from, int to)
 	return cbname;
 }
 
+/*
+ * Partial completion with a leftover (scsi_lib-style):
+ *   if (F(rq, u, n)) {
+ *           [leftover = rq->hard_nr_sectors << 9; if (blk_pc_request(rq)) leftover = rq->data_len;]
+ *           if (C) F2(rq, u2, leftover);
+ *           else { ... return ...; }
+ *   }
+ *   ... L(rq, u);
+ * F2 completes everything left, so in 2.6.24 it was always followed by the
+ * final step with u; the new F2 call runs that final step itself, with
+ * E(u2).  That is exact when C implies E(u) == E(u2) (u2 is u, or u2 is 0
+ * and C tests !u) and every path of the body that does not run F2 leaves
+ * the function.  Returns the F2 call node, or -1 with *why set.
+ */
+static bool remainder_var(struct ctx *cx, struct func *f, int n, const char *rq)
+{
+	struct tunit *t = &cx->tus[f->tu];
+	int v = node_strip_casts(f, n);
+	char *usr, *nrq = normalize_ws(rq);
+	int cnt = 0;
+	bool ok = true;
+
+	if (v < 0 || f->nodes[v].kind != CXCursor_DeclRefExpr) {
+		free(nrq);
+		return false;
+	}
+	usr = ref_usr(f, v);
+	for (int k = 0; k < f->nnodes && ok; k++) {
+		int rhs = -1;
+		enum store_kind sk = node_store(t, f, k, usr, &rhs);
+
+		if (sk == STORE_COMPOUND) {
+			ok = false;
+		} else if (rhs >= 0) {
+			char *txt = node_text(t, &f->nodes[rhs]), *nt = normalize_ws(txt);
+			/* (normalize_ws drops the blanks) */
+			char *a = xasprintf("%s->hard_nr_sectors<<", nrq);
+			char *a2 = xasprintf("(%s->hard_nr_sectors<<", nrq);
+			char *d = xasprintf("%s->data_len", nrq);
+			const char *sh = !strncmp(nt, a, strlen(a))	? nt + strlen(a)
+					 : !strncmp(nt, a2, strlen(a2)) ? nt + strlen(a2)
+									: NULL;
+
+			/* 9, or a driver's name for it (KERNEL_SECTOR_SHIFT) */
+			ok = (sh && (!strncmp(sh, "9", 1) || strstr(sh, "SECTOR_SHIFT"))) ||
+			     !strcmp(nt, d);
+			cnt++;
+			free(a);
+			free(a2);
+			free(d);
+			free(nt);
+			free(txt);
+		}
+	}
+	free(usr);
+	free(nrq);
+	return ok && cnt > 0;
+}
+
+static int leftover_call(struct ctx *cx, struct func *f, int T, const char *rq, const char *u_expr,
+			 char **why)
+{
+	struct tunit *t = &cx->tus[f->tu];
+	int last = T, iff, C, then, els, F2 = -1;
+	char *u2 = NULL, *ctext = NULL, *nu = normalize_ws(u_expr), *nrq = normalize_ws(rq);
+	bool same_error = false;
+
+	if (f->nodes[T].kind == CXCursor_CompoundStmt)
+		for (int c = f->nodes[T].first; c >= 0; c = f->nodes[c].next)
+			last = c;
+	iff = last;
+	if (iff < 0 || f->nodes[iff].kind != CXCursor_IfStmt) {
+		*why = xstrdup("the body of the test on the data completion does not end in the "
+			       "completion of the leftover");
+		goto out;
+	}
+	C = node_child(f, iff, 0);
+	then = node_child(f, iff, 1);
+	els = node_child(f, iff, 2);
+	for (int n = 0; n < f->nnodes; n++) {
+		char *callee, *a0;
+
+		if (f->nodes[n].kind != CXCursor_CallExpr || !node_within(f, n, then))
+			continue;
+		callee = node_callee(f, n);
+		if (is_first(callee) && call_nargs(f, n) == 3) {
+			a0 = normalize_ws(node_text(t, &f->nodes[call_arg(f, n, 0)]));
+			if (!strcmp(a0, nrq) && F2 < 0 && enclosing_stmt(f, n) == n)
+				F2 = n;
+			free(a0);
+		}
+		free(callee);
+	}
+	if (F2 < 0 ||
+	    (then != F2 && !(f->nodes[then].kind == CXCursor_CompoundStmt &&
+			     node_nchildren(f, then) == 1 && node_child(f, then, 0) == F2))) {
+		*why = xstrdup("the leftover is not completed by a single call on the request");
+		F2 = -1;
+		goto out;
+	}
+	{
+		int lastel = els;
+
+		if (els >= 0 && f->nodes[els].kind == CXCursor_CompoundStmt)
+			for (int c = f->nodes[els].first; c >= 0; c = f->nodes[c].next)
+				lastel = c;
+		if (els < 0 || lastel < 0 || f->nodes[lastel].kind != CXCursor_ReturnStmt) {
+			*why = xasprintf(
+			    "when the test '%s' fails, 2.6.24 ended the request with bytes still "
+			    "left (its remaining bios never complete), which 2.6.25 cannot "
+			    "express: decide whether to complete the leftover or requeue it there",
+			    (ctext = normalize_ws(node_text(t, &f->nodes[C]))));
+			F2 = -1;
+			goto out;
+		}
+	}
+	/* nothing but the leftover computation before it in the body */
+	for (int c = f->nodes[T].kind == CXCursor_CompoundStmt ? f->nodes[T].first : -1;
+	     c >= 0 && c != iff; c = f->nodes[c].next) {
+		char *txt = range_text(t, f->nodes[c].start, f->nodes[c].end);
+		bool calls = false;
+
+		for (int n = 0; n < f->nnodes; n++)
+			if (node_within(f, n, c) && f->nodes[n].kind == CXCursor_CallExpr) {
+				char *callee = node_callee(f, n);
+
+				calls |= strcmp(callee, "blk_pc_request") &&
+					 strcmp(callee, "blk_fs_request");
+				free(callee);
+			}
+		free(txt);
+		if (calls) {
+			*why = xstrdup("the body of the test on the data completion does more than "
+				       "compute the leftover");
+			F2 = -1;
+			goto out;
+		}
+	}
+	if (!remainder_var(cx, f, call_arg(f, F2, 2), rq)) {
+		*why =
+		    xstrdup("the leftover's byte count is not the whole remainder of the request");
+		F2 = -1;
+		goto out;
+	}
+	u2 = normalize_ws(node_text(t, &f->nodes[call_arg(f, F2, 1)]));
+	ctext = normalize_ws(node_text(t, &f->nodes[C]));
+	if (!strcmp(u2, nu)) {
+		same_error = true;
+	} else if (!strcmp(u2, "0")) {
+		/* C is `!u` or `!u && ...`: then u == 0 and E(u) == -EIO == E(0) */
+		char *bang = xasprintf("!%s", nu), *bang2 = xasprintf("!%s&&", nu);
+
+		same_error = !strcmp(ctext, bang) || !strncmp(ctext, bang2, strlen(bang2));
+		free(bang);
+		free(bang2);
+	}
+	if (!same_error) {
+		*why = xasprintf("the leftover is completed with uptodate '%s' but the final step "
+				 "runs with '%s', and the test '%s' does not make them the same "
+				 "error: decide which error the request ends with",
+				 u2, nu, ctext);
+		F2 = -1;
+	}
+out:
+	free(u2);
+	free(ctext);
+	free(nu);
+	free(nrq);
+	return F2;
+}
+
+static size_t site_of_node(struct ctx *cx, struct func *f, int n)
+{
+	struct tunit *t = &cx->tus[f->tu];
+
+	for (size_t i = 0; i < cx->run->nsites; i++)
+		if (cx->run->sites[i].offset == f->nodes[n].start &&
+		    !strcmp(cx->run->sites[i].file, t->path))
+			return i;
+	return (size_t)-1;
+}
+
 static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t si, long li)
 {
 	struct tunit *t = &cx->tus[f->tu];
@@ -1054,6 +1236,10 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 	int pF, I = -1;
 	char *newcall;
 
+	if (s->replacement[0]) { /* converted as the leftover of an earlier call */
+		free(p);
+		return;
+	}
 	p->cx = cx;
 	p->f = f;
 	p->t = t;
@@ -1077,9 +1263,37 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 	if (u.cls == BM_UT_WRAPPER)
 		s->pattern = BM_PAT_WRAPPER_PARAM;
 	if (L < 0) {
-		site_manual(cx, si, "shape",
-			    "no end_that_request_last for '%s' follows in %s(); the request is "
-			    "finished elsewhere",
+		int other = -1;
+		char *nrq = normalize_ws(p->rq);
+
+		for (int n = 0; n < f->nnodes && other < 0; n++) {
+			char *callee, *a0;
+
+			if (f->nodes[n].kind != CXCursor_CallExpr || call_arg(f, n, 0) < 0)
+				continue;
+			callee = node_callee(f, n);
+			a0 = normalize_ws(node_text(t, &f->nodes[call_arg(f, n, 0)]));
+			if (!strcmp(callee, "end_that_request_last") && !strcmp(a0, nrq))
+				other = n;
+			free(a0);
+			free(callee);
+		}
+		free(nrq);
+		if (other >= 0)
+			site_manual(
+			    cx, si, "shape",
+			    "a further data completion of '%s' in %s(), whose final step "
+			    "(end_that_request_last at line %u) belongs to an earlier data "
+			    "completion: every 2.6.25 call ends the request when its last byte "
+			    "completes, so decide how these completions combine",
+			    p->rq, f->name, offset_line(t, f->nodes[other].start, NULL));
+		else
+			site_manual(
+			    cx, si, "shape",
+			    "no end_that_request_last for '%s' follows in %s(): blkmig "
+			    "cannot see where (or whether) the request is finished, while any "
+			    "2.6.25 call finishes it when its last byte completes; decide "
+			    "whether that is intended here",
 			    p->rq, f->name);
 		goto out;
 	}
@@ -1097,9 +1311,16 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 		free(n2);
 		free(lu);
 		if (!same) {
+			char *l_text = la >= 0 ? node_text(t, &f->nodes[la]) : xstrdup("?");
+
 			site_manual(cx, si, "uptodate_unknown",
-				    "end_that_request_first and end_that_request_last carry "
-				    "different uptodate values; the new call has one error");
+				    "the data completion passes uptodate '%s' but the final step "
+				    "(line %u) '%s', and when the data completion finishes the "
+				    "request the single 2.6.25 call ends it with the first one's "
+				    "error: decide whether the request's end_io may see that error "
+				    "instead",
+				    u.expr, offset_line(t, f->nodes[L].start, NULL), l_text);
+			free(l_text);
 			goto out;
 		}
 	}
@@ -1246,7 +1467,8 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 	}
 
 	/* ---- sibling shapes: F's statement and L's are in the same block ---- */
-	int shape = 0; /* 1 EARLY, 2 SEQ, 4 LOOP, 8 SEQ with the result kept */
+	int shape = 0; /* 1 EARLY, 2 SEQ, 4 LOOP, 8 SEQ with the result kept, 16 LEFTOVER */
+	int F2 = -1;
 	int Ls = enclosing_stmt(f, L), C = Ls >= 0 ? f->nodes[Ls].parent : -1, Fs = F;
 
 	if (C < 0 || f->nodes[C].kind != CXCursor_CompoundStmt) {
@@ -1274,8 +1496,21 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 				    f->nodes[lastst].kind == CXCursor_GotoStmt ||
 				    f->nodes[lastst].kind == CXCursor_ContinueStmt ||
 				    f->nodes[lastst].kind == CXCursor_BreakStmt ||
-				    stmt_never_returns(t, f, lastst)))
+				    stmt_never_returns(t, f, lastst))) {
 			shape = 1;
+		} else if (T >= 0) {
+			char *lwhy = NULL;
+
+			F2 = leftover_call(cx, f, T, p->rq, u.expr, &lwhy);
+			if (F2 < 0) {
+				site_manual(cx, si, "shape",
+					    "partial completion with a leftover in %s(): %s",
+					    f->name, lwhy);
+				free(lwhy);
+				goto out;
+			}
+			shape = 16;
+		}
 	} else if (Fs == F) {
 		shape = 2;
 	} else if (f->nodes[Fs].kind == CXCursor_BinaryOperator && node_nchildren(f, Fs) == 2 &&
@@ -1334,6 +1569,7 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 			goto out;
 		}
 		s->pattern = u.cls == BM_UT_WRAPPER ? BM_PAT_WRAPPER_PARAM
+			     : shape == 16	    ? BM_PAT_CHUNK
 			     : shape == 1	    ? BM_PAT_EARLY_RETURN
 			     : shape == 2	    ? BM_PAT_WHOLE_REQUEST
 						    : BM_PAT_RESULT_USED;
@@ -1359,6 +1595,43 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 		edit_add(s, t->path, f->nodes[F].start, f->nodes[F].end, newcall);
 		free(newcall);
 		remove_roles(p, s, Fidx + 1, to, wp == 1);
+		if (shape == 16) {
+			size_t s2 = site_of_node(cx, f, F2);
+			struct uptodate u2 = {0};
+
+			uptodate_classify(cx, f, call_arg(f, F2, 1), &u2);
+			s = &cx->run->sites[si];
+			if (s2 == (size_t)-1 || wp == 1 || !u2.error_expr) {
+				site_manual(
+				    cx, si, "shape",
+				    "partial completion with a leftover in %s(): the leftover "
+				    "call cannot be rewritten with it",
+				    f->name);
+			} else {
+				struct bm_site *l2 = &cx->run->sites[s2];
+				char *txt = node_text(t, &f->nodes[call_arg(f, F2, 2)]);
+
+				l2->pattern = BM_PAT_CHUNK;
+				l2->lock = s->lock;
+				l2->confidence = s->confidence;
+				l2->uptodate_expr = xstrdup(u2.expr ? u2.expr : "");
+				l2->uptodate_class = u2.cls;
+				l2->error_expr = xstrdup(u2.error_expr);
+				l2->bytes_expr = xstrdup(txt);
+				l2->bytes_origin = xasprintf(
+				    "the whole remainder of the request ('%s' is assigned only "
+				    "its remaining sectors << 9 or data_len)",
+				    txt);
+				for (size_t e = 0; e < s->lock_evidence.n; e++)
+					strlist_push(&l2->lock_evidence, s->lock_evidence.v[e]);
+				set_new_call(l2, p->variant, p->rq, u2.error_expr, txt, NULL);
+				cx->partner[s2] = (long)si; /* one way: it follows F's verdict */
+				edit_add(s, t->path, f->nodes[F2].start, f->nodes[F2].end,
+					 l2->replacement);
+				free(txt);
+			}
+			uptodate_free(&u2);
+		}
 	}
 out:
 	free(cbname);
@@ -1406,12 +1679,16 @@ static bool type_excludes_data(struct tunit *t, const struct func *f, int n, con
 			ok = !strcmp(nrm, want);
 			free(want);
 		}
-		if (!ok && !strncmp(nrm, rq, strlen(rq)) &&
-		    !strncmp(nrm + strlen(rq), "->cmd_type == REQ_TYPE_", 23) &&
-		    strcmp(nrm + strlen(rq) + 23, "FS") &&
-		    strcmp(nrm + strlen(rq) + 23, "BLOCK_PC") &&
-		    !strpbrk(nrm + strlen(rq) + 23, "|&!=<>?"))
-			ok = true;
+		{
+			/* rq->cmd_type == REQ_TYPE_X, X neither FS nor BLOCK_PC (no blanks) */
+			static const char eq[] = "->cmd_type==REQ_TYPE_";
+			size_t rl = strlen(rq), el = sizeof(eq) - 1;
+
+			if (!ok && !strncmp(nrm, rq, rl) && !strncmp(nrm + rl, eq, el) &&
+			    strcmp(nrm + rl + el, "FS") && strcmp(nrm + rl + el, "BLOCK_PC") &&
+			    !strpbrk(nrm + rl + el, "|&!=<>?()"))
+				ok = true;
+		}
 		free(nrm);
 		free(txt);
 		if (ok)
@@ -1803,9 +2080,25 @@ void classify_all(struct ctx *cx)
 	for (size_t i = 0; i < cx->run->nsites; i++) {
 		struct bm_site *s = &cx->run->sites[i], *fs;
 
-		if (cx->partner[i] < 0 || strncmp(s->replacement, "(folded into ", 13))
+		if (cx->partner[i] < 0)
 			continue;
 		fs = &cx->run->sites[cx->partner[i]];
+		if (cx->partner[cx->partner[i]] != (long)i) {
+			/* a leftover rewritten with its data completion */
+			if (fs->verdict == BM_MANUAL && s->verdict != BM_MANUAL) {
+				s->verdict = BM_MANUAL;
+				s->reason_code = fs->reason_code;
+				free(s->reason_text);
+				s->reason_text =
+				    xasprintf("completes the leftover of %s at line %u: %s",
+					      fs->call, fs->line, fs->reason_text);
+				free(s->replacement);
+				s->replacement = xstrdup("");
+			}
+			continue;
+		}
+		if (strncmp(s->replacement, "(folded into ", 13))
+			continue;
 		free(s->replacement);
 		s->replacement = fs->verdict == BM_AUTO ? xasprintf("(folded into %s at line %u)",
 								    fs->replacement, fs->line)

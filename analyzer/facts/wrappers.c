@@ -159,7 +159,9 @@ static void check_wrapper(struct ctx *cx, struct wset *w, int k, struct gstate *
 		if (strcmp(pname, "error"))
 			edit_add(&g->scratch, t->path, off, off + strlen(pname), "error");
 	}
-	/* every use of it */
+	/* every use of it; a flipped test is exact only for values >= 0 */
+	bool flips = false;
+
 	for (int n = 0; n < f->nnodes; n++) {
 		int p, q;
 
@@ -212,6 +214,7 @@ static void check_wrapper(struct ctx *cx, struct wset *w, int k, struct gstate *
 
 			free(op);
 			if (bang) {
+				flips = true;
 				edit_add(&g->scratch, t->path, f->nodes[p].start, f->nodes[p].end,
 					 "error");
 				continue;
@@ -223,6 +226,7 @@ static void check_wrapper(struct ctx *cx, struct wset *w, int k, struct gstate *
 		     f->nodes[q].kind == CXCursor_WhileStmt ||
 		     f->nodes[q].kind == CXCursor_ConditionalOperator) &&
 		    node_strip(f, node_child(f, q, 0)) == n) {
+			flips = true;
 			edit_add(&g->scratch, t->path, f->nodes[n].start, f->nodes[n].end,
 				 "!error");
 			continue;
@@ -269,6 +273,18 @@ static void check_wrapper(struct ctx *cx, struct wset *w, int k, struct gstate *
 			     xasprintf("the argument '%s' of %s() at %s:%u: %s", u.expr, f->name,
 				       ct->path, offset_line(ct, caller->nodes[a].start, NULL),
 				       u.why ? u.why : "cannot convert it to an error value"));
+			uptodate_free(&u);
+			return;
+		}
+		/* !u is u == 0 but error != 0 is u <= 0: the same only without errnos */
+		if (flips && !(u.cls == BM_UT_BOOLEAN ||
+			       (u.cls == BM_UT_CONSTANT && u.expr && u.expr[0] != '-'))) {
+			gbad(
+			    g, "uptodate_unknown",
+			    xasprintf("%s() tests '%s' and a caller (%s:%u) passes '%s', which may "
+				      "be negative: the flipped test would read it differently",
+				      f->name, pname, ct->path,
+				      offset_line(ct, caller->nodes[a].start, NULL), u.expr));
 			uptodate_free(&u);
 			return;
 		}
