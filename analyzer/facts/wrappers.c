@@ -329,6 +329,8 @@ static bool keep_uptodate_param(struct ctx *cx, size_t si)
 	free(s->error_expr);
 	s->error_expr = exact;
 	s->uptodate_class = BM_UT_ERRNO;
+	if (cx->partner[si] >= 0)
+		cx->run->sites[cx->partner[si]].uptodate_class = BM_UT_ERRNO;
 	return true;
 }
 

@@ -37,7 +37,7 @@ static void lo_pm_done(struct request *rq)
 	unsigned long flags;
 
 	spin_lock_irqsave(&lo_lock, flags);
-	if (blk_pm_request(rq)) {
+	if (rq->cmd_type == REQ_TYPE_PM_SUSPEND) {
 		blkdev_dequeue_request(rq);
 		lo_busy = 0;
 		__blk_end_request(rq, 0, 0);

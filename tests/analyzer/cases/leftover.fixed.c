@@ -20,6 +20,11 @@ static void lv_requeue(struct request_queue *q, struct lv_cmd *cmd)
 	cmd->retries++;
 }
 
+static int lv_noretry(struct request *req)
+{
+	return req->cmd_flags != 0;
+}
+
 static struct lv_cmd *lv_end_request(struct lv_cmd *cmd, int error, int bytes, int requeue)
 {
 	struct request_queue *q = cmd->q;
@@ -31,7 +36,7 @@ static struct lv_cmd *lv_end_request(struct lv_cmd *cmd, int error, int bytes, i
 		if (blk_pc_request(req))
 			leftover = req->data_len;
 
-		if (error && blk_noretry_request(req))
+		if (error && lv_noretry(req))
 			blk_end_request(req, -EIO, leftover);
 		else {
 			if (requeue) {
@@ -91,11 +96,11 @@ static int lv_init(void)
 /*
  * check-exit: 1
  * check-brief-start
- * leftover.c:29:6 lv_end_request end_that_request_chunk auto wrapper_param lock=not_held uptodate=wrapper_param new=blk_end_request(req, error, bytes)
- * leftover.c:36:4 lv_end_request end_that_request_chunk auto chunk lock=not_held uptodate=constant new=blk_end_request(req, -EIO, leftover)
- * leftover.c:51:2 lv_end_request end_that_request_last auto wrapper_param lock=not_held uptodate=wrapper_param
- * leftover.c:70:6 lv_msg_end end_that_request_chunk manual wrapper_param lock=unknown uptodate=wrapper_param reason=shape
- * leftover.c:76:4 lv_msg_end end_that_request_chunk manual chunk lock=unknown uptodate=constant reason=shape
- * leftover.c:79:2 lv_msg_end end_that_request_last manual wrapper_param lock=unknown uptodate=wrapper_param reason=shape
+ * leftover.c:34:6 lv_end_request end_that_request_chunk auto wrapper_param lock=not_held uptodate=wrapper_param new=blk_end_request(req, error, bytes)
+ * leftover.c:41:4 lv_end_request end_that_request_chunk auto chunk lock=not_held uptodate=constant new=blk_end_request(req, -EIO, leftover)
+ * leftover.c:56:2 lv_end_request end_that_request_last auto wrapper_param lock=not_held uptodate=wrapper_param
+ * leftover.c:75:6 lv_msg_end end_that_request_chunk manual wrapper_param lock=unknown uptodate=wrapper_param reason=shape
+ * leftover.c:81:4 lv_msg_end end_that_request_chunk manual chunk lock=unknown uptodate=constant reason=shape
+ * leftover.c:84:2 lv_msg_end end_that_request_last manual wrapper_param lock=unknown uptodate=wrapper_param reason=shape
  * check-brief-end
  */
