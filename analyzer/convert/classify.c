@@ -1212,6 +1212,43 @@ out:
 	return F2;
 }
 
+/*
+ * rq->data_len is the whole request (2.6.25's blk_rq_bytes()) for a request
+ * that is not a filesystem request: the call at node n sits in the else of
+ * `if (blk_fs_request(rq))` or under `if (blk_pc_request(rq))` /
+ * `if (!blk_fs_request(rq))`.
+ */
+static bool data_len_is_whole(struct ctx *cx, struct func *f, int n, const char *rq)
+{
+	struct tunit *t = &cx->tus[f->tu];
+	char *nrq = normalize_ws(rq), *dl = xasprintf("%s->data_len", nrq);
+	char *fs = xasprintf("blk_fs_request(%s)", nrq), *nfs = xasprintf("!%s", fs);
+	char *pc = xasprintf("blk_pc_request(%s)", nrq);
+	char *arg = normalize_ws(node_text(t, &f->nodes[call_arg(f, n, 2)]));
+	bool ok = false;
+
+	for (int c = n, p = node_up(f, n); p >= 0 && !ok && !strcmp(arg, dl);
+	     c = p, p = node_up(f, p)) {
+		char *cond;
+
+		if (f->nodes[p].kind != CXCursor_IfStmt)
+			continue;
+		cond = normalize_ws(node_text(t, &f->nodes[node_child(f, p, 0)]));
+		if (node_child(f, p, 2) >= 0 && node_within(f, c, node_child(f, p, 2)))
+			ok = !strcmp(cond, fs);
+		else if (node_within(f, c, node_child(f, p, 1)))
+			ok = !strcmp(cond, nfs) || !strcmp(cond, pc);
+		free(cond);
+	}
+	free(nrq);
+	free(dl);
+	free(fs);
+	free(nfs);
+	free(pc);
+	free(arg);
+	return ok;
+}
+
 static size_t site_of_node(struct ctx *cx, struct func *f, int n)
 {
 	struct tunit *t = &cx->tus[f->tu];
@@ -1273,7 +1310,8 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 				continue;
 			callee = node_callee(f, n);
 			a0 = normalize_ws(node_text(t, &f->nodes[call_arg(f, n, 0)]));
-			if (!strcmp(callee, "end_that_request_last") && !strcmp(a0, nrq))
+			if (!strcmp(callee, "end_that_request_last") && !strcmp(a0, nrq) &&
+			    f->nodes[n].start > f->nodes[F].start)
 				other = n;
 			free(a0);
 			free(callee);
@@ -1540,6 +1578,25 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 		goto out;
 	}
 	p->Lidx = Lwhere;
+	for (int i = Fidx + 1; i < Lwhere; i++) {
+		enum CXCursorKind k = f->nodes[p->list[i]].kind;
+
+		if (k == CXCursor_BreakStmt || k == CXCursor_CaseStmt ||
+		    k == CXCursor_DefaultStmt || k == CXCursor_ReturnStmt ||
+		    k == CXCursor_GotoStmt || k == CXCursor_LabelStmt ||
+		    k == CXCursor_ContinueStmt) {
+			site_manual(
+			    cx, si, "shape",
+			    "end_that_request_last (line %u) is not reached straight from the "
+			    "data completion: the statement at line %u leaves the path (another "
+			    "state of a state machine, another call), and '%s' stays referenced "
+			    "in between; decide whether anything there may use the request "
+			    "after the single 2.6.25 call has ended it",
+			    offset_line(t, f->nodes[L].start, NULL),
+			    offset_line(t, f->nodes[p->list[i]].start, NULL), p->rq);
+			goto out;
+		}
+	}
 	{
 		/* the region runs to L, or to the release after L when the lock is
 		 * taken between the data completion and L */
@@ -1560,6 +1617,15 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 		}
 		if (!choose_variant(p, F))
 			goto out;
+		if ((shape == 2 || shape == 8) && !b.whole && chunk &&
+		    data_len_is_whole(cx, f, F, p->rq)) {
+			b.whole = true;
+			free(s->bytes_origin);
+			s->bytes_origin = xasprintf(
+			    "whole request: '%s' is a request the code has tested not to be "
+			    "a filesystem request, whose whole size is its data_len",
+			    p->rq);
+		}
 		if ((shape == 2 || shape == 8) && !b.whole) {
 			site_manual(
 			    cx, si, "shape",

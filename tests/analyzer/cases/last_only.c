@@ -47,13 +47,15 @@ static void lo_pm_done(struct request *rq)
 }
 
 /* the controller ends the bios itself, then only the final step */
+extern void lo_bio_done(struct bio *bio, int error);
+
 static void lo_end_bios(struct bio *bio, int ok)
 {
 	while (bio) {
 		struct bio *next = bio->bi_next;
 
 		bio->bi_next = NULL;
-		bio_endio(bio, bio->bi_size, ok ? 0 : -EIO);
+		lo_bio_done(bio, ok ? 0 : -EIO);
 		bio = next;
 	}
 }
@@ -101,8 +103,8 @@ module_init(lo_init);
  * check-brief-start
  * last_only.c:30:3 lo_tx_work end_that_request_last auto last_only lock=held uptodate=constant new=__blk_end_request(rq, -EIO, blk_rq_bytes(rq))
  * last_only.c:44:3 lo_pm_done end_that_request_last auto last_only lock=held uptodate=constant new=__blk_end_request(rq, 0, 0)
- * last_only.c:68:2 lo_complete end_that_request_last manual last_only lock=held uptodate=boolean reason=last_may_have_data
- * last_only.c:81:3 lo_irq end_that_request_last auto last_only lock=not_held uptodate=constant new=__blk_end_request(rq, -EIO, blk_rq_bytes(rq))
- * last_only.c:81:3 lo_irq preexisting_lock_bug
+ * last_only.c:70:2 lo_complete end_that_request_last manual last_only lock=held uptodate=boolean reason=last_may_have_data
+ * last_only.c:83:3 lo_irq end_that_request_last auto last_only lock=not_held uptodate=constant new=__blk_end_request(rq, -EIO, blk_rq_bytes(rq))
+ * last_only.c:83:3 lo_irq preexisting_lock_bug
  * check-brief-end
  */
