@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "site.h"
+#include "vec.h"
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t m);
