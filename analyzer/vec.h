@@ -16,13 +16,19 @@
 #include <stddef.h>
 
 /* &(x), accepted only when x is a size_t (a compile error otherwise). */
-#define VEC_SIZE_PTR(x) _Generic(&(x), size_t *: &(x))
+#ifndef VEC_SIZE_PTR
+#define VEC_SIZE_PTR(x) _Generic(&(x), size_t * : &(x))
+#endif
 
-#define vec_reserve(arr, len, cap, extra)                                                  \
-	((arr) = vec_reserve_((arr), VEC_SIZE_PTR(len), VEC_SIZE_PTR(cap), (extra),          \
-			      sizeof(*(arr))))
+#define vec_reserve(arr, len, cap, extra)                                                          \
+	((arr) = vec_reserve_((arr), VEC_SIZE_PTR(len), VEC_SIZE_PTR(cap), (extra), sizeof(*(arr))))
 
-#define vec_push(arr, len, cap) (vec_reserve(arr, len, cap, 1), vec_zero_(&(arr)[(len)++], sizeof(*(arr))))
+#define vec_push(arr, len, cap)                                                                    \
+	(vec_reserve(arr, len, cap, 1), vec_zero_(&(arr)[(len)++], sizeof(*(arr))))
+
+/* Append VALUE (which must not read LEN: it is evaluated after the length counts it). */
+#define vec_append(arr, len, cap, value)                                                           \
+	(vec_reserve(arr, len, cap, 1), (void)((arr)[(len)++] = (value)))
 
 void *vec_reserve_(void *arr, const size_t *len, size_t *cap, size_t extra, size_t elem_size);
 void *vec_zero_(void *elem, size_t elem_size);

@@ -482,7 +482,8 @@ static bool finish_file(struct parse_env *env, CXIndex idx, size_t fi, int statu
 				file->errors++;
 				off = loc_offset(clang_getDiagnosticLocation(d), &df);
 				if (df && t->cxfile && clang_File_isEqual(df, t->cxfile)) {
-					size_t *slot = vec_push(t->err_offsets, t->nerr, t->err_cap);
+					size_t *slot =
+					    vec_push(t->err_offsets, t->nerr, t->err_cap);
 
 					*slot = off;
 				}
