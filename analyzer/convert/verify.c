@@ -20,8 +20,7 @@ static void finding(struct ctx *cx, struct func *f, size_t off, const char *file
 	for (size_t ti = 0; ti < cx->ntus; ti++)
 		if (!strcmp(cx->tus[ti].path, file))
 			line = offset_line(&cx->tus[ti], off, &col);
-	grow((void **)&run->findings, &run->findings_cap, run->nfindings, sizeof(*x));
-	x = &run->findings[run->nfindings++];
+	x = vec_push(run->findings, run->nfindings, run->findings_cap);
 	x->file = xstrdup(file);
 	x->line = line;
 	x->column = col;
@@ -50,8 +49,7 @@ void verify_all(struct ctx *cx)
 		struct bm_site *s = &run->sites[i];
 		struct bm_finding *x;
 
-		grow((void **)&run->findings, &run->findings_cap, run->nfindings, sizeof(*x));
-		x = &run->findings[run->nfindings++];
+		x = vec_push(run->findings, run->nfindings, run->findings_cap);
 		x->file = xstrdup(s->file);
 		x->line = s->line;
 		x->column = s->column;
