@@ -59,10 +59,9 @@ static size_t site_alloc(struct ctx *cx)
 {
 	struct bm_run *run = cx->run;
 
-	grow((void **)&run->sites, &run->sites_cap, run->nsites, sizeof(*run->sites));
-	memset(&run->sites[run->nsites], 0, sizeof(*run->sites));
-	ensure_side(cx, run->nsites);
-	return run->nsites++;
+	vec_push(run->sites, run->nsites, run->sites_cap);
+	ensure_side(cx, run->nsites - 1);
+	return run->nsites - 1;
 }
 
 size_t site_new(struct ctx *cx, struct func *f, int n, const char *callee)
