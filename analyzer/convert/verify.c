@@ -95,7 +95,8 @@ void verify_all(struct ctx *cx)
 			free(name);
 		}
 	}
-	qsort(run->findings, run->nfindings, sizeof(*run->findings), finding_cmp);
+	if (run->nfindings) /* qsort's array must not be NULL, even for 0 elements */
+		qsort(run->findings, run->nfindings, sizeof(*run->findings), finding_cmp);
 	/* verify reports findings; the sites became legacy_call findings */
 	for (size_t i = 0; i < run->nsites; i++) {
 		struct bm_site *s = &run->sites[i];
