@@ -230,6 +230,28 @@ missed_test() {
 }
 missed_test
 
+# ---- combine by proof: a site spatch converts that the analysis cannot prove is undone
+# alone; the proven site in the same file stays converted ---------------------------------
+combine_test() {
+	local w=$SCRATCH/combine src=$TOP/tests/migrate/cases/combine/combine.c line
+	mkdir -p "$w"
+	cp "$src" "$w/"
+	"$BLKMIG" migrate -q --in-place "$w" > /dev/null 2> "$w/log"
+	line=$(grep -n 'end_request(rq, ok);' "$src" | cut -d: -f1)
+	if grep -q '__blk_end_request(rq, 0, blk_rq_cur_bytes(rq));' "$w/combine.c"; then
+		pass combine/proven-site-converted
+	else
+		fail combine/proven-site-converted "plain_request not converted: $(tail -n 3 "$w/log")"
+	fi
+	if awk '/^void vendor_complete/,/^}/' "$w/combine.c" | grep -q '^	end_request(rq, ok);' &&
+		grep -q "combine.c:$line:[0-9]*: manual: end_request in vendor_complete(): .*spatch rewrote it" "$w/log"; then
+		pass combine/unproven-site-undone-and-reported
+	else
+		fail combine/unproven-site-undone-and-reported "$(tail -n 3 "$w/log")"
+	fi
+}
+combine_test
+
 # ---- --report DIR: text, JSON, SARIF and HTML of the migrate run ---------------------
 report_test() {
 	local w=$SCRATCH/report n
