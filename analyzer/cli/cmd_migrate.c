@@ -565,8 +565,8 @@ static void judge_spatch(struct mig *m)
 			}
 			if (s->verdict != BM_AUTO)
 				continue;
-			text = udiff_new_lines(c->orig_data, c->orig_len, sp, sp_len,
-					       cs[k].first, cs[k].last);
+			text = udiff_new_lines(c->orig_data, c->orig_len, sp, sp_len, cs[k].first,
+					       cs[k].last);
 			vs = combine_variant(text);
 			va = combine_variant(s->replacement);
 			if (vs && va && strcmp(vs, va))
@@ -574,7 +574,8 @@ static void judge_spatch(struct mig *m)
 				    "spatch chose %s here; the analysis proves %s (%s), so the "
 				    "analyzer's rewrite was taken",
 				    vs, va,
-				    s->lock_evidence.n ? s->lock_evidence.v[0] : "its lock context");
+				    s->lock_evidence.n ? s->lock_evidence.v[0]
+						       : "its lock context");
 			free(text);
 		}
 		r = combine_revert(c->orig_data, c->orig_len, sp, sp_len, cs, n, &out, &out_len);

@@ -165,8 +165,7 @@ const char *combine_variant(const char *text)
 		for (const char *p = strstr(text, names[i]); p; p = strstr(p + 1, names[i])) {
 			char before = p > text ? p[-1] : ' ', after = p[nl];
 
-			if (before == '_' || after == '_' ||
-			    (after >= 'a' && after <= 'z') ||
+			if (before == '_' || after == '_' || (after >= 'a' && after <= 'z') ||
 			    (before >= 'a' && before <= 'z'))
 				continue;
 			if (!best_at || p < best_at)
@@ -179,7 +178,7 @@ const char *combine_variant(const char *text)
 
 bool combine_call_needs_lock(const char *call)
 {
-	return call && (!strcmp(call, "end_request") || !strcmp(call, "end_queued_request") ||
-			!strcmp(call, "end_dequeued_request") ||
-			!strcmp(call, "end_that_request_last"));
+	return call &&
+	       (!strcmp(call, "end_request") || !strcmp(call, "end_queued_request") ||
+		!strcmp(call, "end_dequeued_request") || !strcmp(call, "end_that_request_last"));
 }

@@ -428,7 +428,8 @@ int udiff_hunks(const char *old, size_t old_len, const char *new, size_t new_len
 		}
 		if (!cur) {
 			if (*n == cap) {
-				struct udiff_hunk *nh = realloc(h, (cap = cap ? 2 * cap : 8) * sizeof(*h));
+				struct udiff_hunk *nh =
+				    realloc(h, (cap = cap ? 2 * cap : 8) * sizeof(*h));
 
 				if (!nh) {
 					free(h);
