@@ -535,6 +535,7 @@ static void judge_spatch(struct mig *m)
 		size_t *idx, n = 0, out_len;
 		char *sp, *out, err[256];
 		size_t sp_len;
+		bool strict = false;
 		int r;
 
 		if (c->problem || read_whole_file(c->tmp, &sp, &sp_len, err, sizeof(err)) < 0)
@@ -557,6 +558,11 @@ static void judge_spatch(struct mig *m)
 			if (!cs[k].touched)
 				continue;
 			if (s->verdict == BM_MANUAL && is_unsafe_reason(s->reason_code)) {
+				/* a wrapper's callers elsewhere may carry spatch's change too */
+				strict |= s->pattern == BM_PAT_WRAPPER_PARAM ||
+					  s->uptodate_class == BM_UT_WRAPPER ||
+					  !strcmp(s->reason_code, "wrapper_external_callers") ||
+					  !strcmp(s->reason_code, "uptodate_unknown");
 				cs[k].reject = xasprintf(
 				    "spatch rewrote it, but the analysis cannot prove that "
 				    "rewrite exact (%s), so it was not taken",
@@ -578,7 +584,8 @@ static void judge_spatch(struct mig *m)
 						       : "its lock context");
 			free(text);
 		}
-		r = combine_revert(c->orig_data, c->orig_len, sp, sp_len, cs, n, &out, &out_len);
+		r = combine_revert(c->orig_data, c->orig_len, sp, sp_len, cs, n, strict, &out,
+				   &out_len);
 		if (r > 0 && atomic_replace_new(c->tmp, out, out_len, err, sizeof(err)) < 0)
 			r = -1;
 		for (size_t k = 0; k < n; k++) {

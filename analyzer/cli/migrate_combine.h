@@ -27,13 +27,18 @@ int combine_mark_touched(const char *orig, size_t orig_len, const char *spatched
  * Undo spatch's change blocks on every touched site with a reject reason (and on any
  * other site such a block also covers, whose reverted flag is then set too). The result
  * is @orig with the remaining blocks of @spatched, in *@out (malloc'd).
+ * A block that covers no site's lines but lies in the definition (header and body) of a
+ * function with sites belongs to those sites (a renamed local, a removed declaration);
+ * with @strict (a rejected site is a wrapper whose callers spatch may have changed
+ * elsewhere) it does not.
  * Returns 1 when something was undone, 0 when nothing needed it, -1 when the blocks
- * cannot be separated by site: a block to keep or undo covers no site at all (e.g. a
- * removed declaration, a wrapper's callers), so undoing only some could leave the file
- * inconsistent; the caller then treats the file as a whole.
+ * cannot be separated by site: a block covers no site at all (e.g. a wrapper's callers
+ * in a function without sites), so undoing only some could leave the file inconsistent;
+ * the caller then treats the file as a whole.
  */
 int combine_revert(const char *orig, size_t orig_len, const char *spatched, size_t spatched_len,
-		   struct combine_site *sites, size_t n, char **out, size_t *out_len);
+		   struct combine_site *sites, size_t n, bool strict, char **out,
+		   size_t *out_len);
 
 /*
  * The 2.6.25 completion function @text calls first (`__blk_end_request`,
