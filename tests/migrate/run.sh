@@ -15,7 +15,7 @@ SCRATCH=$(mktemp -d "$T/scratch.XXXXXX")
 trap 'chmod -R u+w "$SCRATCH" 2>/dev/null; rm -rf "$SCRATCH"' EXIT
 
 # ---- unit tests: edit applier, atomic writer, rewrite plan and its output -----------
-for unit in unit_edits unit_plan; do
+for unit in unit_edits unit_plan unit_combine; do
 	mkdir -p "$SCRATCH/$unit"
 	while read -r verdict name rest; do
 		case $verdict in
