@@ -569,6 +569,21 @@ static void judge_spatch(struct mig *m)
 				    s->reason_code);
 				continue;
 			}
+			if (s->verdict == BM_MANUAL && s->reason_code &&
+			    !strcmp(s->reason_code, "lock_not_held")) {
+				/* an old lock bug keeps the old call's contract, nothing else */
+				text = udiff_new_lines(c->orig_data, c->orig_len, sp, sp_len,
+						       cs[k].first, cs[k].last);
+				vs = combine_variant(text);
+				if (!vs || strcmp(vs, "__blk_end_request"))
+					cs[k].reject = xasprintf(
+					    "spatch chose %s, but the 2.6.24 call needed the "
+					    "queue lock and ran without it: only "
+					    "__blk_end_request keeps its contract",
+					    vs ? vs : "another rewrite");
+				free(text);
+				continue;
+			}
 			if (s->verdict != BM_AUTO)
 				continue;
 			text = udiff_new_lines(c->orig_data, c->orig_len, sp, sp_len, cs[k].first,
@@ -644,6 +659,34 @@ static bool preexisting_lock_bug(struct mig *m, const struct bm_finding *f, stru
 }
 
 /*
+ * spatch converted a site the analysis reported for a reason that does not make its
+ * rewrite unsafe (judge_spatch undid those): the site is converted, so the report says
+ * so, with the analysis' reservation as evidence. A call that needed the queue lock and
+ * ran without it kept its contract (judge_spatch undid any other variant): a pre-existing
+ * lock bug, reported as such.
+ */
+static void accept_spatch_site(struct bm_site *s)
+{
+	char *note;
+
+	if (s->reason_code && !strcmp(s->reason_code, "lock_not_held"))
+		note = xasprintf("preexisting_lock_bug: 2.6.24 already called %s here without "
+				 "the queue lock (%s); converted by spatch to __blk_end_request, "
+				 "the same contract",
+				 s->call, s->reason_text ? s->reason_text : "");
+	else
+		note = xasprintf("converted by spatch; the analysis had reported it (%s: %s) "
+				 "but holds nothing against the rewrite, and verify accepts it",
+				 s->reason_code ? s->reason_code : "manual",
+				 s->reason_text ? s->reason_text : "");
+	strlist_push_owned(&s->lock_evidence, note);
+	s->verdict = BM_AUTO;
+	s->reason_code = NULL;
+	free(s->reason_text);
+	s->reason_text = NULL;
+}
+
+/*
  * Decide every inventory site's outcome from the post-spatch analysis: still there as
  * auto (the analyzer converts it), still there as manual (reported), or gone (spatch
  * converted it). Files where spatch converted a site the analyzer holds unsafe are
@@ -711,6 +754,8 @@ static void reconcile(struct mig *m, bool *used_post)
 		} else {
 			c->by_spatch++;
 			m->origin[i] = 's';
+			if (s->verdict == BM_MANUAL)
+				accept_spatch_site(s);
 		}
 	}
 	free(post_cand);
