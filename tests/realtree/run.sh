@@ -84,7 +84,7 @@ import json, os, sys
 r = json.load(open(sys.argv[1])); root = os.path.abspath(sys.argv[2]) + '/'
 for f in r['files']:
     if f['sites']:
-        print(os.path.abspath(f['path'])[len(root):])
+        print(os.path.abspath(os.path.join(os.path.dirname(root[:-1]), f['path']))[len(root):])
 PY
 sort -o "$W/with-sites.txt" "$W/with-sites.txt"
 extra=$(comm -23 "$W/changed.txt" "$W/with-sites.txt")
@@ -112,10 +112,11 @@ introduced() {
 	python3 - "$W/verify.json" "$W/rep/report.json" <<'PY'
 import json, os, sys
 v = json.load(open(sys.argv[1])); r = json.load(open(sys.argv[2]))
-known = {(os.path.abspath(f['file']), f['line']) for f in r.get('findings', [])
+# both runs were made in the same directory, so their relative paths compare
+known = {(os.path.normpath(f['file']), f['line']) for f in r.get('findings', [])
          if 'preexisting' in f.get('kind', '') + f.get('message', '')}
 bad = [f for f in v['findings'] if f['kind'] != 'legacy_call'
-       and (os.path.abspath(f['file']), f['line']) not in known]
+       and (os.path.normpath(f['file']), f['line']) not in known]
 for f in bad:
     print('%s:%d: %s: %s' % (f['file'], f['line'], f['kind'], f['message']))
 sys.exit(1 if bad else 0)
