@@ -63,3 +63,10 @@ $(MIGRATE_TBUILD)/unit_plan: $(TOP)/tests/migrate/unit_plan.c $(TOP)/analyzer/co
 	$(CC) $(MIGRATE_CFLAGS) -D_GNU_SOURCE -o $@ $(filter %.c,$^)
 
 MIGRATE_TEST_BINS += $(MIGRATE_TBUILD)/unit_plan
+
+$(MIGRATE_TBUILD)/unit_combine: $(TOP)/tests/migrate/unit_combine.c $(TOP)/analyzer/cli/migrate_combine.c \
+		$(TOP)/analyzer/convert/udiff.c $(TOP)/analyzer/util.c $(TOP)/analyzer/vec.c $(ANALYZER_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(MIGRATE_CFLAGS) -D_GNU_SOURCE -o $@ $(filter %.c,$^)
+
+MIGRATE_TEST_BINS += $(MIGRATE_TBUILD)/unit_combine
