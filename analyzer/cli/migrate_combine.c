@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "migrate_combine.h"
+#include "vec.h"
 #include "udiff.h"
 #include "util.h"
 
@@ -102,13 +103,10 @@ static size_t top_level_blocks(const char *s, size_t len, struct extent **out)
 				open_line = line;
 		} else if (ch == '}' && depth > 0) {
 			if (--depth == 0) {
-				if (n == cap)
-					v = realloc(v, (cap = cap ? 2 * cap : 32) * sizeof(*v));
-				if (!v)
-					return *out = NULL, 0;
-				v[n].first = after_top + 1 < open_line ? after_top + 1 : open_line;
-				v[n].last = line;
-				n++;
+				struct extent *e = vec_push(v, n, cap);
+
+				e->first = after_top + 1 < open_line ? after_top + 1 : open_line;
+				e->last = line;
 				after_top = line;
 			}
 		} else if (ch == ';' && depth == 0) {
