@@ -41,18 +41,15 @@ $(MIGRATE_TBUILD)/html_driver: $(TOP)/tests/migrate/html_driver.c $(TOP)/analyze
 
 MIGRATE_TEST_BINS += $(MIGRATE_TBUILD)/html_driver
 
-# ---- install: blkmig, its man page and the shim sources (the cocci part installs the
-# semantic patches under $(PREFIX)/share/blkmig/cocci, where blkmig looks for them) ----
+# ---- install: blkmig and its man page (the cocci part installs the semantic patches
+# under $(PREFIX)/share/blkmig/cocci, where blkmig looks for them; shims/ its sources
+# for DKMS) ----
 INSTALL_STEPS += install-blkmig
 .PHONY: install-blkmig
 install-blkmig: $(BUILD)/blkmig
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
-		$(DESTDIR)$(PREFIX)/share/blkmig/shims
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BUILD)/blkmig $(DESTDIR)$(PREFIX)/bin/blkmig
 	install -m 644 $(TOP)/analyzer/blkmig.1 $(DESTDIR)$(PREFIX)/share/man/man1/blkmig.1
-	cd $(TOP)/shims && find . -type f \( -name '*.c' -o -name '*.h' -o -name Kbuild \
-		-o -name Makefile -o -name '*.md' \) \
-		-exec install -D -m 644 {} $(DESTDIR)$(PREFIX)/share/blkmig/shims/{} \;
 
 $(MIGRATE_TBUILD)/unit_plan: $(TOP)/tests/migrate/unit_plan.c $(TOP)/analyzer/convert/rewrite_plan.c \
 		$(TOP)/analyzer/convert/rewrite_output.c $(TOP)/analyzer/convert/edit_apply.c \

@@ -1,10 +1,12 @@
 # samples/samples.mk — build rules for samples/ (included by the top-level Makefile).
 #
-# `make modules` builds, against KDIR (see shims/shims.mk):
-#   build/modules/blkcompat.ko                 the shim
-#   build/modules/legacy/lrd_<name>.ko         the samples as written
-#   build/modules/converted/lrd_<name>.ko      the samples after `make cocci-convert`
-#   build/modules/test/blkcompat_selftest.ko   the shim's kernel self-test
+# `make modules` builds, against KDIR (see shims/shims.mk), into
+# build/kernels/<version>/modules/ (build/modules links to it):
+#   blkcompat.ko                 the shim
+#   legacy/lrd_<name>.ko         the samples as written
+#   converted/lrd_<name>.ko      the samples after `make cocci-convert`
+#   test/blkcompat_selftest.ko   the shim's kernel self-test
+# The same sources build for every supported kernel (6.1, 6.12).
 # Converted sources are produced in build/samples/converted/ by our tools only,
 # never edited by hand.  Until cocci/ provides the cocci-convert target, only the
 # legacy samples are built.
@@ -25,6 +27,8 @@ COCCI_CONVERT_READY := $(shell grep -qs '^cocci-convert:' $(TOP)/cocci/cocci.mk 
 all: modules
 modules: shim-modules legacy-modules selftest-module \
 	$(if $(COCCI_CONVERT_READY),converted-modules)
+	@$(if $(MODULES_LINK),[ -L $(MODULES_LINK) ] || rm -rf $(MODULES_LINK); \
+		ln -sfn $(patsubst $(BUILD)/%,%,$(MODULES_DIR)) $(MODULES_LINK))
 legacy-modules: $(LEGACY_KOS)
 converted-modules: $(CONVERTED_KOS)
 
@@ -53,3 +57,12 @@ $(SAMPLES_CONVERTED)/.converted: $(SAMPLE_SOURCES) $(wildcard $(TOP)/cocci/*.coc
 $(CONVERTED_STAMP): private KBUILD_ARGS = $(SAMPLES_KBUILD_ARGS)
 $(CONVERTED_STAMP): $(SAMPLES_CONVERTED)/.converted $(BLKCOMPAT_KO)
 	$(call build_samples,$(dir $@),$(SAMPLES_CONVERTED),$(MODULES_DIR)/converted,lenient)
+
+# ---- the converted samples as the DKMS package blkcompat-samples (make dkms-install)
+.PHONY: dkms-samples-src install-samples-src
+SAMPLES_DIST_FILES = $(SAMPLES_DIR)/dkms.conf $(SAMPLES_DIR)/dkms-build.sh \
+	$(SAMPLES_DIR)/Kbuild $(SAMPLES_CONVERTED)/lrd_disk.h $(SAMPLES:%=$(SAMPLES_CONVERTED)/%.c)
+dkms-samples-src: $(SAMPLES_CONVERTED)/.converted
+install-samples-src: dkms-samples-src
+	install -d $(DESTDIR)$(USRSRC)/blkcompat-samples-$(VERSION)
+	install -m 644 $(SAMPLES_DIST_FILES) $(DESTDIR)$(USRSRC)/blkcompat-samples-$(VERSION)/

@@ -2,7 +2,7 @@
 /*
  * completion_core.c - the two steps every legacy completion is made of.
  *
- * Owns the mapping of the old completion model onto Linux 6.1: the data
+ * Owns the mapping of the old completion model onto blk-mq: the data
  * part (complete bytes of the request's bios, advance the request) is
  * blk_update_request(); the final step (dequeue, account, free or call
  * end_io) is __blk_mq_end_request().  Both the 2.6.24 and the 2.6.25
@@ -43,7 +43,7 @@ void blkcompat_finish(struct blkcompat_queue *bq, struct request *rq,
 	if (WARN_ON_ONCE(rq->bio))
 		blk_update_request(rq, BLK_STS_IOERR, blk_rq_bytes(rq));
 
-	if (blk_queue_add_random(rq->q))
+	if (blkcompat_queue_add_random(rq->q))
 		add_disk_randomness(rq->q->disk);
 
 	__blk_mq_end_request(rq, blkcompat_status(error));

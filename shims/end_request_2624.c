@@ -27,7 +27,7 @@ int end_that_request_chunk(struct request *rq, int uptodate, int nr_bytes)
 	return blkcompat_update(rq, blkcompat_uptodate_to_error(uptodate),
 				nr_bytes) ? 1 : 0;
 }
-EXPORT_SYMBOL_GPL(end_that_request_chunk);
+EXPORT_SYMBOL_NS_GPL(end_that_request_chunk, BLKCOMPAT);
 
 /**
  * end_that_request_first - complete sectors of a request's data
@@ -44,7 +44,7 @@ int end_that_request_first(struct request *rq, int uptodate, int nr_sectors)
 {
 	return end_that_request_chunk(rq, uptodate, nr_sectors << 9);
 }
-EXPORT_SYMBOL_GPL(end_that_request_first);
+EXPORT_SYMBOL_NS_GPL(end_that_request_first, BLKCOMPAT);
 
 /**
  * end_that_request_last - end a request whose data is done
@@ -63,7 +63,7 @@ void end_that_request_last(struct request *rq, int uptodate)
 	blkcompat_assert_locked(bq);
 	blkcompat_finish(bq, rq, blkcompat_uptodate_to_error(uptodate));
 }
-EXPORT_SYMBOL_GPL(end_that_request_last);
+EXPORT_SYMBOL_NS_GPL(end_that_request_last, BLKCOMPAT);
 
 /* Complete @nr_bytes and, if that was all, dequeue and end the request. */
 static void blkcompat_end_bytes(struct request *rq, int uptodate,
@@ -91,7 +91,7 @@ void end_request(struct request *rq, int uptodate)
 {
 	blkcompat_end_bytes(rq, uptodate, blk_rq_cur_bytes(rq));
 }
-EXPORT_SYMBOL_GPL(end_request);
+EXPORT_SYMBOL_NS_GPL(end_request, BLKCOMPAT);
 
 /**
  * end_queued_request - complete and end a whole queued request
@@ -104,7 +104,7 @@ void end_queued_request(struct request *rq, int uptodate)
 {
 	blkcompat_end_bytes(rq, uptodate, blk_rq_bytes(rq));
 }
-EXPORT_SYMBOL_GPL(end_queued_request);
+EXPORT_SYMBOL_NS_GPL(end_queued_request, BLKCOMPAT);
 
 /**
  * end_dequeued_request - complete and end a whole dequeued request
@@ -117,4 +117,4 @@ void end_dequeued_request(struct request *rq, int uptodate)
 {
 	blkcompat_end_bytes(rq, uptodate, blk_rq_bytes(rq));
 }
-EXPORT_SYMBOL_GPL(end_dequeued_request);
+EXPORT_SYMBOL_NS_GPL(end_dequeued_request, BLKCOMPAT);

@@ -34,7 +34,7 @@ int __blk_end_request(struct request *rq, int error, unsigned int nr_bytes)
 	blkcompat_finish(bq, rq, error);
 	return 0;
 }
-EXPORT_SYMBOL_GPL(__blk_end_request);
+EXPORT_SYMBOL_NS_GPL(__blk_end_request, BLKCOMPAT);
 
 /**
  * blk_end_request_callback - complete bytes, with a hook before the end
@@ -69,7 +69,7 @@ int blk_end_request_callback(struct request *rq, int error,
 	spin_unlock_irqrestore(bq->lock, flags);
 	return 0;
 }
-EXPORT_SYMBOL_GPL(blk_end_request_callback);
+EXPORT_SYMBOL_NS_GPL(blk_end_request_callback, BLKCOMPAT);
 
 /**
  * blk_end_request - complete bytes of a request, queue lock not held
@@ -88,4 +88,4 @@ int blk_end_request(struct request *rq, int error, unsigned int nr_bytes)
 {
 	return blk_end_request_callback(rq, error, nr_bytes, NULL);
 }
-EXPORT_SYMBOL_GPL(blk_end_request);
+EXPORT_SYMBOL_NS_GPL(blk_end_request, BLKCOMPAT);

@@ -98,7 +98,7 @@ struct request_queue *blk_init_queue(request_fn_proc *rfn, spinlock_t *lock)
 	if (blk_mq_alloc_tag_set(&bq->set))
 		goto free_bq;
 
-	q = blk_mq_init_queue(&bq->set);
+	q = blkcompat_mq_alloc_queue(&bq->set);
 	if (IS_ERR(q))
 		goto free_set;
 	bq->q = q;
@@ -110,7 +110,7 @@ free_bq:
 	kfree(bq);
 	return NULL;
 }
-EXPORT_SYMBOL_GPL(blk_init_queue);
+EXPORT_SYMBOL_NS_GPL(blk_init_queue, BLKCOMPAT);
 
 /**
  * blkcompat_alloc_disk - allocate a gendisk for a legacy queue
@@ -136,7 +136,7 @@ struct gendisk *blkcompat_alloc_disk(struct request_queue *q, int minors)
 	disk->minors = minors;
 	return disk;
 }
-EXPORT_SYMBOL_GPL(blkcompat_alloc_disk);
+EXPORT_SYMBOL_NS_GPL(blkcompat_alloc_disk, BLKCOMPAT);
 
 /**
  * blk_cleanup_queue - release a queue made by blk_init_queue()
@@ -157,7 +157,7 @@ void blk_cleanup_queue(struct request_queue *q)
 	blk_mq_free_tag_set(&bq->set);
 	kfree(bq);
 }
-EXPORT_SYMBOL_GPL(blk_cleanup_queue);
+EXPORT_SYMBOL_NS_GPL(blk_cleanup_queue, BLKCOMPAT);
 
 /**
  * elv_next_request - peek at the next request to process
@@ -177,7 +177,7 @@ struct request *elv_next_request(struct request_queue *q)
 	return list_first_entry_or_null(&bq->pending, struct request,
 					queuelist);
 }
-EXPORT_SYMBOL_GPL(elv_next_request);
+EXPORT_SYMBOL_NS_GPL(elv_next_request, BLKCOMPAT);
 
 /**
  * blkdev_dequeue_request - take a request off the queue
@@ -193,7 +193,7 @@ void blkdev_dequeue_request(struct request *rq)
 	blkcompat_assert_locked(blkcompat_queue_of_rq(rq));
 	list_del_init(&rq->queuelist);
 }
-EXPORT_SYMBOL_GPL(blkdev_dequeue_request);
+EXPORT_SYMBOL_NS_GPL(blkdev_dequeue_request, BLKCOMPAT);
 
 /**
  * blk_stop_queue - stop calling the request function
@@ -210,7 +210,7 @@ void blk_stop_queue(struct request_queue *q)
 	blkcompat_assert_locked(bq);
 	bq->stopped = true;
 }
-EXPORT_SYMBOL_GPL(blk_stop_queue);
+EXPORT_SYMBOL_NS_GPL(blk_stop_queue, BLKCOMPAT);
 
 /**
  * blk_start_queue - restart a stopped queue
@@ -230,7 +230,7 @@ void blk_start_queue(struct request_queue *q)
 	bq->stopped = false;
 	blkcompat_run_locked(bq);
 }
-EXPORT_SYMBOL_GPL(blk_start_queue);
+EXPORT_SYMBOL_NS_GPL(blk_start_queue, BLKCOMPAT);
 
 /**
  * blk_fs_request - does the request carry file system data?
@@ -246,4 +246,4 @@ int blk_fs_request(struct request *rq)
 	return !blk_rq_is_passthrough(rq) &&
 	       (req_op(rq) == REQ_OP_READ || req_op(rq) == REQ_OP_WRITE);
 }
-EXPORT_SYMBOL_GPL(blk_fs_request);
+EXPORT_SYMBOL_NS_GPL(blk_fs_request, BLKCOMPAT);

@@ -3,25 +3,31 @@
 #
 # usage: guest-build.sh OUT.cpio STAGE_DIR
 # environment:
-#   KVER         kernel version whose /lib/modules the guest takes null_blk, brd from
+#   KVERS        the kernel versions the image serves (default: KVER); one image for all
+#                of them, each booted with the same initramfs
 #   MODDIR       root of the installed modules (default /lib/modules)
 #   OUR_MODULES  directory of our built modules (blkcompat.ko, legacy/, converted/, ...),
-#                copied as a tree; may be missing (the guest tests then fail, loudly)
+#                copied as a tree; @KVER@ in it stands for each kernel version
+#                (build/kernels/@KVER@/modules); may be missing (the guest tests then
+#                fail, loudly)
 #   PROBE        the static eio_probe binary
 #   GUEST_SRC    tests/target/guest (init and test scripts)
 #
 # The image: busybox-static and its applet links, fio with every shared library ldd
-# names (libaio among them), the kernel modules we need with their dependencies, our
-# modules, the probe and the scripts.  Everything the guest runs comes from this image.
+# names (libaio among them), the probe and the scripts, once; per kernel version V,
+# under /blkmig/k/V/: the kernel modules we need with their dependencies (kmod/) and
+# our modules (modules/).  The guest picks its directory by `uname -r` (guest/lib.sh).
 set -euo pipefail
 out=${1:?usage: guest-build.sh OUT.cpio STAGE_DIR}
 stage=${2:?usage: guest-build.sh OUT.cpio STAGE_DIR}
-: "${KVER:?}" "${PROBE:?}" "${GUEST_SRC:?}"
-moddir=${MODDIR:-/lib/modules}/$KVER
+: "${PROBE:?}" "${GUEST_SRC:?}"
+kvers=${KVERS:-${KVER:?set KVERS or KVER}}
 kernel_modules="brd null_blk"
 
 die() { echo "guest-build: $*" >&2; exit 1; }
-[ -d "$moddir" ] || die "no $moddir (is linux-image-$KVER installed?)"
+for v in $kvers; do
+	[ -d "${MODDIR:-/lib/modules}/$v" ] || die "no ${MODDIR:-/lib/modules}/$v (is linux-image-$v installed?)"
+done
 busybox=$(command -v busybox) || die "busybox not found (apt-get install busybox-static)"
 fio=$(command -v fio) || die "fio not found (apt-get install fio)"
 bb_ldd=$(ldd "$busybox" 2>&1 || true)
@@ -29,7 +35,7 @@ grep -qE 'not a dynamic|statically linked' <<<"$bb_ldd" ||
 	die "$busybox is not static (apt-get install busybox-static)"
 
 rm -rf "$stage"
-mkdir -p "$stage"/{bin,dev,proc,sys,tmp,run,usr/bin,usr/lib,usr/lib64,blkmig/bin,blkmig/kmod}
+mkdir -p "$stage"/{bin,dev,proc,sys,tmp,run,usr/bin,usr/lib,usr/lib64,blkmig/bin,blkmig/k}
 # Merged /usr, as on Debian 12: the paths ldd prints resolve either way.
 ln -s usr/lib "$stage/lib"
 ln -s usr/lib64 "$stage/lib64"
@@ -61,53 +67,57 @@ while read -r lib; do
 done
 
 # Kernel modules and their dependencies, uncompressed (busybox insmod wants plain .ko).
+# copy_kernel_module KVER DEST NAME
 copy_kernel_module() {
-	local name=$1 path dep
-	[ -e "$stage/blkmig/kmod/$name.ko" ] && return 0
-	path=$(modinfo -k "$KVER" -n "$name" 2>/dev/null) || die "module $name not in $moddir"
+	local kver=$1 dest=$2 name=$3 path dep
+	[ -e "$dest/$name.ko" ] && return 0
+	path=$(modinfo -k "$kver" -n "$name" 2>/dev/null) || die "module $name not in /lib/modules/$kver"
 	case $path in
 	(builtin) return 0 ;;
-	(*.ko) cp "$path" "$stage/blkmig/kmod/$name.ko" ;;
-	(*.ko.xz) xz -dc "$path" > "$stage/blkmig/kmod/$name.ko" ;;
-	(*.ko.zst) zstd -qdc "$path" > "$stage/blkmig/kmod/$name.ko" ;;
-	(*.ko.gz) gzip -dc "$path" > "$stage/blkmig/kmod/$name.ko" ;;
+	(*.ko) cp "$path" "$dest/$name.ko" ;;
+	(*.ko.xz) xz -dc "$path" > "$dest/$name.ko" ;;
+	(*.ko.zst) zstd -qdc "$path" > "$dest/$name.ko" ;;
+	(*.ko.gz) gzip -dc "$path" > "$dest/$name.ko" ;;
 	(*) die "module $name: unknown file $path" ;;
 	esac
-	for dep in $(modinfo -k "$KVER" -F depends "$name" | tr ',' ' '); do
-		copy_kernel_module "$dep"
-		echo "$dep" >> "$stage/blkmig/kmod/$name.deps"
+	for dep in $(modinfo -k "$kver" -F depends "$name" | tr ',' ' '); do
+		copy_kernel_module "$kver" "$dest" "$dep"
+		echo "$dep" >> "$dest/$name.deps"
 	done
-	: >> "$stage/blkmig/kmod/$name.deps"
+	: >> "$dest/$name.deps"
 }
-for m in $kernel_modules; do
-	copy_kernel_module "$m"
-done
 
-# Our modules, as a tree (blkcompat.ko, legacy/*.ko, converted/*.ko, ...).
-mkdir -p "$stage/blkmig/modules"
-if [ -n "${OUR_MODULES:-}" ] && [ -d "$OUR_MODULES" ]; then
-	(cd "$OUR_MODULES" && find . -name '*.ko' -print0 | cpio -0 -pdm --quiet "$stage/blkmig/modules")
-fi
-# Extra module directories (the kernel engineer's self-test module), flattened.
-for d in ${EXTRA_MODULES:-}; do
-	[ -d "$d" ] || continue
-	find "$d" -maxdepth 1 -name '*.ko' -exec cp {} "$stage/blkmig/modules/" \;
-done
-# A module built for another kernel fails in the guest; say why here.
-find "$stage/blkmig/modules" -name '*.ko' | while read -r ko; do
-	vm=$(modinfo -F vermagic "$ko" | awk '{ print $1 }')
-	[ "$vm" = "$KVER" ] ||
-		echo "guest-build: warning: ${ko#"$stage"/} is built for '$vm', the guest runs $KVER" >&2
+for v in $kvers; do
+	kdest=$stage/blkmig/k/$v/kmod
+	mkdir -p "$kdest" "$stage/blkmig/k/$v/modules"
+	for m in $kernel_modules; do
+		copy_kernel_module "$v" "$kdest" "$m"
+	done
+	# Our modules, as a tree (blkcompat.ko, legacy/*.ko, converted/*.ko, ...).
+	ours=${OUR_MODULES:-}
+	ours=${ours//@KVER@/$v}
+	if [ -n "$ours" ] && [ -d "$ours" ]; then
+		(cd "$ours" && find -L . -name '*.ko' -print0 |
+			cpio -0 -pdmL --quiet "$stage/blkmig/k/$v/modules")
+	else
+		echo "guest-build: warning: no modules of ours for $v (${ours:-OUR_MODULES unset})" >&2
+	fi
+	# A module built for another kernel fails in the guest; say why here.
+	find "$stage/blkmig/k/$v/modules" -name '*.ko' | while read -r ko; do
+		vm=$(modinfo -F vermagic "$ko" | awk '{ print $1 }')
+		[ "$vm" = "$v" ] ||
+			echo "guest-build: warning: ${ko#"$stage"/} is built for '$vm', not $v" >&2
+	done
 done
 
 cp "$PROBE" "$stage/blkmig/bin/eio_probe"
 cp "$GUEST_SRC"/*.sh "$stage/blkmig/"
 cp "$GUEST_SRC/init" "$stage/init"
 chmod +x "$stage/init" "$stage"/blkmig/*.sh
-echo "$KVER" > "$stage/blkmig/kver"
+echo "$kvers" > "$stage/blkmig/kvers"
 
 mkdir -p "$(dirname "$out")"
 (cd "$stage" && find . -mindepth 1 | LC_ALL=C sort |
 	cpio -o -H newc -R 0:0 --reproducible --quiet) > "$out.tmp"
 mv "$out.tmp" "$out"
-echo "guest-build: $(du -h "$out" | cut -f1) $out (kernel $KVER)"
+echo "guest-build: $(du -h "$out" | cut -f1) $out (kernels $kvers)"

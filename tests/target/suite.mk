@@ -1,26 +1,33 @@
-# tests/target/suite.mk — the `target` suite: the samples on a real kernel in QEMU.
+# tests/target/suite.mk — the `target` suite: the samples on real kernels in QEMU.
 #
-#   make check-target     (part of `make check`) boot the guest once, run every test
+#   make check-target     (part of `make check`) boot each target kernel once, run every test
 #   make target-check     the same alone, ending with its own "N passed, N failed"
-#   make target-guest     only build the guest initramfs
-#   make demo-target      (part of `make demo`) the checks, then a table per sample
-#   make bench-target-fio (part of `make bench`) fio: converted lrd_simple vs null_blk, brd
+#   make target-guest     only build the guest initramfs (one image for every kernel)
+#   make demo-target      (part of `make demo`) the checks on KVER, then a table per sample
+#   make bench-target-fio (part of `make bench`) fio on each target kernel: converted
+#                         lrd_simple vs null_blk, brd
 #
-# KVER picks the kernel (default: the newest /boot/vmlinuz-V with headers for V), KERNEL
-# the image to boot.  Artefacts (serial logs, results, bench tables) go to build/target/.
+# KVERS picks the target kernels (default: every installed V with /boot/vmlinuz-V,
+# headers and /lib/modules/V; e.g. KVERS=6.1.0-57-amd64); the modules are built for
+# each into build/kernels/V/.  KVER is the one kernel of the demo and the mutants
+# (default: the newest), KERNEL its image.  Artefacts (serial logs, results, bench
+# tables) go to build/target/, per kernel in build/target/V/.
 
 KVER          ?= $(shell $(TOP)/tests/target/kernel-version.sh)
 KERNEL        ?= /boot/vmlinuz-$(KVER)
+TARGET_KVERS   = $(KVERS_ALL)
 TARGET_SRC    := $(TOP)/tests/target
 TARGET_OUT    := $(BUILD)/target
 TARGET_CPIO   := $(TARGET_OUT)/initramfs.cpio
 TARGET_PROBE  := $(TARGET_OUT)/eio_probe
-# The kernel engineer's modules (make modules): blkcompat.ko, legacy/, converted/.
-TARGET_MODULES ?= $(BUILD)/modules
-# Seconds the check boot may take before it counts as hung (a normal run: ~2 min).
-TARGET_TIMEOUT ?= 600
-# The same for the benchmark boot (a normal run: ~9 min with the defaults).
-BENCH_TIMEOUT  ?= 1800
+# Our modules per kernel (make modules): blkcompat.ko, legacy/, converted/, test/;
+# @KVER@ stands for the version.  A directory without @KVER@ serves every kernel.
+TARGET_MODULES ?= $(BUILD)/kernels/@KVER@/modules
+# Seconds one check boot may take before it counts as hung (a normal run: ~2-3 min
+# on an idle machine; TCG on a loaded one is several times slower).
+TARGET_TIMEOUT ?= 1500
+# The same for one benchmark boot (a normal run: ~9 min with the defaults).
+BENCH_TIMEOUT  ?= 2400
 
 CHECK_SUITES += target
 DEMO_STEPS   += demo-target
@@ -32,15 +39,21 @@ $(TARGET_PROBE): $(TARGET_SRC)/probe/eio_probe.c
 	@mkdir -p $(@D)
 	gcc -static -O2 -Wall -Wextra -o $@ $<
 
-# Rebuilt every time (two seconds): it must carry the modules of this very build.
-target-guest: $(TARGET_PROBE)
-	@KVER=$(KVER) PROBE=$(TARGET_PROBE) GUEST_SRC=$(TARGET_SRC)/guest \
+# guest_image KVERS: the initramfs for those kernels.  Rebuilt every time (a few
+# seconds): it must carry the modules of this very build.
+define guest_image
+	@KVERS="$(1)" PROBE=$(TARGET_PROBE) GUEST_SRC=$(TARGET_SRC)/guest \
 		OUR_MODULES=$(TARGET_MODULES) \
 		$(TARGET_SRC)/guest-build.sh $(TARGET_CPIO) $(TARGET_OUT)/root
+endef
 
-check-target: target-guest
-	@KVER=$(KVER) RESULTS=$(RESULTS) BOOT_TIMEOUT=$(TARGET_TIMEOUT) \
-		$(TARGET_SRC)/run-check.sh $(KERNEL) $(TARGET_CPIO) $(TARGET_OUT)
+target-guest: $(TARGET_PROBE)
+	$(call guest_image,$(TARGET_KVERS))
+
+check-target: modules-kernels $(TARGET_PROBE)
+	$(call guest_image,$(TARGET_KVERS))
+	@KVERS="$(TARGET_KVERS)" RESULTS=$(RESULTS) BOOT_TIMEOUT=$(TARGET_TIMEOUT) \
+		nice -n 10 $(TARGET_SRC)/run-kernels.sh $(TARGET_CPIO) $(TARGET_OUT)
 
 target-check: all
 	@rm -rf $(TARGET_OUT)/results; mkdir -p $(TARGET_OUT)/results
@@ -54,18 +67,24 @@ BENCH_REPS    ?= 5
 BENCH_RUNTIME ?= 3
 # Empty: each device keeps the scheduler it comes with; e.g. none: all blk-mq the same.
 BENCH_SCHED   ?=
-bench-target-fio: target-guest
-	@SMP=1 BOOT_TIMEOUT=$(BENCH_TIMEOUT) \
+bench-target-fio: modules-kernels $(TARGET_PROBE)
+	$(call guest_image,$(TARGET_KVERS))
+	@rc=0; for v in $(TARGET_KVERS); do \
+		mkdir -p $(TARGET_OUT)/$$v; \
+		SMP=1 BOOT_TIMEOUT=$(BENCH_TIMEOUT) \
 		APPEND_EXTRA="blkmig.reps=$(BENCH_REPS) blkmig.runtime=$(BENCH_RUNTIME) $(if $(BENCH_SCHED),blkmig.sched=$(BENCH_SCHED))" \
-		$(TARGET_SRC)/guest-boot.sh $(KERNEL) $(TARGET_CPIO) bench $(TARGET_OUT)/bench-serial.log
-	@$(TARGET_SRC)/bench-report.sh $(TARGET_OUT)/bench-serial.log \
-		$(TARGET_OUT)/bench.txt $(TARGET_OUT)/bench.json
-	@echo "bench-target-fio: $(TARGET_OUT)/bench.txt, $(TARGET_OUT)/bench.json"
+		nice -n 10 $(TARGET_SRC)/guest-boot.sh /boot/vmlinuz-$$v $(TARGET_CPIO) bench \
+			$(TARGET_OUT)/$$v/bench-serial.log; \
+		$(TARGET_SRC)/bench-report.sh $(TARGET_OUT)/$$v/bench-serial.log \
+			$(TARGET_OUT)/$$v/bench.txt $(TARGET_OUT)/$$v/bench.json || rc=1; \
+		echo "bench-target-fio: $(TARGET_OUT)/$$v/bench.txt, $(TARGET_OUT)/$$v/bench.json"; \
+	done; exit $$rc
 
 # The demo: the checks, then the table (sample, sites converted, legacy, converted).
 TARGET_LEGACY_SRC    ?= $(TOP)/samples
 TARGET_CONVERTED_SRC ?= $(BUILD)/samples/converted
-demo-target: target-guest
+demo-target: $(TARGET_PROBE)
+	$(call guest_image,$(KVER))
 	@rm -rf $(TARGET_OUT)/demo-results; mkdir -p $(TARGET_OUT)/demo-results
 	@echo "demo-target: booting $(KERNEL) under QEMU TCG and running the checks..."
 	@KVER=$(KVER) RESULTS=$(TARGET_OUT)/demo-results BOOT_TIMEOUT=$(TARGET_TIMEOUT) \
@@ -83,7 +102,7 @@ target-probe: $(TARGET_PROBE)
 target-mutants: modules $(TARGET_PROBE)
 	@rm -rf $(TARGET_OUT)/mutants-results
 	@KVER=$(KVER) KDIR=$(KDIR) SAMPLES_SRC=$(TOP)/samples SHIM_INCLUDE=$(TOP)/shims/include \
-		SHIM_SYMVERS=$(BUILD)/kbuild/shims/Module.symvers MODULES=$(TARGET_MODULES) \
+		SHIM_SYMVERS=$(BLKCOMPAT_SYMVERS) MODULES=$(MODULES_DIR) \
 		PROBE=$(TARGET_PROBE) RESULTS=$(TARGET_OUT)/mutants-results \
 		BOOT_TIMEOUT=$(TARGET_TIMEOUT) \
 		$(TARGET_SRC)/mutants.sh $(TARGET_OUT)/mutants $(KERNEL)

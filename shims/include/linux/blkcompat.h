@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * <linux/blkcompat.h> - the 2.6.24/2.6.25 block driver API on Linux 6.1.
+ * <linux/blkcompat.h> - the 2.6.24/2.6.25 block driver API on Linux 6.1/6.12.
  *
  * Owns the declarations legacy request_fn drivers include: the legacy
  * request queue (blk_init_queue() and friends), the 2.6.25 completion
@@ -8,9 +8,15 @@
  * functions (end_that_request_*(), end_request() and friends).  The
  * implementations live in the blkcompat module (shims/).
  *
- * Names follow the old kernels wherever 6.1 does not use them.  The only
- * new name is blkcompat_alloc_disk(): 6.1 allocates a gendisk together with
- * its request queue, so the old alloc_disk(minors) cannot exist unchanged.
+ * Names follow the old kernels wherever the new ones do not use them.  The
+ * only new name is blkcompat_alloc_disk(): since 5.x a gendisk is allocated
+ * together with its request queue, so the old alloc_disk(minors) cannot
+ * exist unchanged.  The same driver source builds for every supported
+ * kernel: what differs between them is in <blkcompat/compat.h>.
+ *
+ * The functions are exported in the symbol namespace BLKCOMPAT; including
+ * this header imports it into the driver module (MODULE_IMPORT_NS), so a
+ * driver needs no line of its own for it.
  */
 #ifndef _LINUX_BLKCOMPAT_H
 #define _LINUX_BLKCOMPAT_H
@@ -18,6 +24,13 @@
 #include <linux/blkdev.h>
 #include <linux/blk-mq.h>
 #include <linux/spinlock.h>
+#include <linux/module.h>
+#include <blkcompat/compat.h>
+
+/* Drivers import the namespace; the shim itself (BLKCOMPAT_SHIM) exports it. */
+#ifndef BLKCOMPAT_SHIM
+MODULE_IMPORT_NS(BLKCOMPAT);
+#endif
 
 typedef void (request_fn_proc)(struct request_queue *q);
 
@@ -46,17 +59,17 @@ void end_request(struct request *rq, int uptodate);
 void end_queued_request(struct request *rq, int uptodate);
 void end_dequeued_request(struct request *rq, int uptodate);
 
-/* setup helpers whose old names 6.1 dropped */
+/* setup helpers whose old names the new kernels dropped */
 static inline void blk_queue_hardsect_size(struct request_queue *q,
 					   unsigned short size)
 {
-	blk_queue_logical_block_size(q, size);
+	blkcompat_set_logical_block_size(q, size);
 }
 
 static inline void blk_queue_max_sectors(struct request_queue *q,
 					 unsigned int max_sectors)
 {
-	blk_queue_max_hw_sectors(q, max_sectors);
+	blkcompat_set_max_hw_sectors(q, max_sectors);
 }
 
 #endif /* _LINUX_BLKCOMPAT_H */

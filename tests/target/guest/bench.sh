@@ -47,7 +47,9 @@ for dev in $DEVICES; do
 	sched=/sys/block/${dev##*/}/queue/scheduler
 	# blkmig.sched=NAME puts every blk-mq device on the same I/O scheduler.
 	[ -n "$SCHED" ] && grep -q '\[' $sched && echo "$SCHED" > $sched
-	echo "BENCH-SCHED ${dev%%:*} $(sed 's/.*\[\(.*\)\].*/\1/' $sched)"
+	# a bio-based device (brd) has no scheduler: 6.1 shows "none", 6.12 nothing
+	cur=$(sed -n 's/.*\[\(.*\)\].*/\1/p' $sched 2>/dev/null)
+	echo "BENCH-SCHED ${dev%%:*} ${cur:-none}"
 done
 
 # Fill every device first: reads then hit allocated memory on all three.

@@ -7,8 +7,9 @@
 # the host compares the legacy and converted results of a sample detail by detail.
 # Diagnostics go on lines starting with LOG.
 
-MODS=/blkmig/modules
-KMODS=/blkmig/kmod
+# One image serves every target kernel: each has its own modules under /blkmig/k/V/.
+MODS=/blkmig/k/$(uname -r)/modules
+KMODS=/blkmig/k/$(uname -r)/kmod
 PROBE=/blkmig/bin/eio_probe
 # No single fio run or probe may take longer (seconds); a stuck one fails its test.
 STEP_TIMEOUT=${STEP_TIMEOUT:-120}

@@ -435,6 +435,7 @@ static void selftest_errors(struct block_device *bdev, struct page **pages)
 static void selftest_drive(void)
 {
 	struct page *out[SELFTEST_PAGES], *in[SELFTEST_PAGES];
+	blkcompat_bdev_handle_t handle;
 	struct block_device *bdev;
 	int i, round, calls;
 
@@ -446,12 +447,12 @@ static void selftest_drive(void)
 			goto free;
 		}
 	}
-	bdev = blkdev_get_by_dev(disk_devt(selftest_disk),
-				 FMODE_READ | FMODE_WRITE, NULL);
-	if (IS_ERR(bdev)) {
-		selftest_check(false, "open: %ld", PTR_ERR(bdev));
+	handle = blkcompat_bdev_open_rw(disk_devt(selftest_disk));
+	if (IS_ERR(handle)) {
+		selftest_check(false, "open: %ld", PTR_ERR(handle));
 		goto free;
 	}
+	bdev = blkcompat_bdev_of(handle);
 
 	for (round = 0; round < 4; round++) {
 		selftest_round_trip(bdev, REGION_SYNC * REGION_SECTORS +
@@ -478,7 +479,7 @@ static void selftest_drive(void)
 		       "%d kept requests but %d ended later",
 		       selftest_read_count(&cb_kept),
 		       selftest_read_count(&late_finished));
-	blkdev_put(bdev, FMODE_READ | FMODE_WRITE);
+	blkcompat_bdev_close(handle);
 free:
 	for (i = 0; i < SELFTEST_PAGES; i++) {
 		if (out[i])

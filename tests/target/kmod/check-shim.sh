@@ -1,54 +1,62 @@
 #!/bin/bash
 # tests/target/kmod/check-shim.sh — the `shim` test suite (make check-shim).
 #
-# Static checks of the shim (kernel-doc clean, every promised export present,
-# no compiler warning in any module build, no legacy completion call left in the
-# converted samples), then one QEMU boot of the target kernel running
-# smoke-qemu.sh: the shim self-test module, and dd write/read/compare, injected
-# EIO, busy rmmod refusal for every sample, legacy and converted; each guest
-# verdict becomes one test result here.
+# Static checks of the shim on every target kernel (kernel-doc clean and present for
+# every export, exports in the BLKCOMPAT namespace, drivers importing it, versions
+# agreeing, no compiler warning in any module build, no legacy completion call left in
+# the converted samples), the packaging (`make install` with no kernel tree, `dkms
+# build` of both DKMS packages for every kernel, from the installed sources), then one
+# QEMU boot of one kernel running smoke-qemu.sh: the shim self-test module, and dd
+# write/read/compare, injected EIO, busy rmmod refusal for every sample, legacy and
+# converted; each guest verdict becomes one test result here.  (The whole fio suite
+# on every kernel is the `target` suite.)
 #
-# usage: check-shim.sh TOP BUILD KDIR KIMAGE
+# usage: check-shim.sh TOP BUILD
+# environment: KVERS (the target kernel versions), SMOKE_KVER (the kernel of the smoke
+# boot, default the last of KVERS), VERSION (the project's, top-level Makefile),
+# HEADERS_PREFIX (default /usr/src/linux-headers-), BOOTDIR (default /boot).
+# Per-kernel test names carry the version: <test>/<version>.
 set -uo pipefail
-top=${1:?usage: check-shim.sh TOP BUILD KDIR KIMAGE}
-build=${2:?}
-kdir=${3:?}
-kimage=${4:?}
+top=${1:?usage: check-shim.sh TOP BUILD}
+build=${2:?usage: check-shim.sh TOP BUILD}
+: "${KVERS:?set KVERS}" "${VERSION:?set VERSION}"
+smoke_kver=${SMOKE_KVER:-${KVERS##* }}
+hdr=${HEADERS_PREFIX:-/usr/src/linux-headers-}
+boot=${BOOTDIR:-/boot}
 SUITE=shim
 # shellcheck source=../../lib/testlib.sh
 . "$top/tests/lib/testlib.sh"
 
-modules=$build/modules
-
-kdoc=$(ls "$kdir"/scripts/kernel-doc /usr/src/linux-headers-*-common/scripts/kernel-doc \
-	2>/dev/null | head -n 1)
-if [ -n "$kdoc" ]; then
-	out=$(perl "$kdoc" -none "$top"/shims/*.[ch] "$top"/shims/include/linux/*.h 2>&1)
-	if [ -z "$out" ]; then pass kernel-doc; else fail kernel-doc "$out"; fi
-else
-	fail kernel-doc "no scripts/kernel-doc under $kdir"
-fi
-
-exports="blk_end_request __blk_end_request blk_end_request_callback blk_init_queue
+shim_sources=$(ls "$top"/shims/*.[ch] "$top"/shims/include/*/*.h)
+# The exports, as the sources declare them: EXPORT_SYMBOL_NS_GPL(sym, BLKCOMPAT).
+src_exports=$(sed -n 's/^EXPORT_SYMBOL_NS_GPL(\([a-z_0-9]*\), BLKCOMPAT);$/\1/p' \
+	"$top"/shims/*.c | sort)
+other_exports=$(grep -hE '^EXPORT_SYMBOL' "$top"/shims/*.c | grep -v ', BLKCOMPAT);$')
+promised="blk_end_request __blk_end_request blk_end_request_callback blk_init_queue
 	blk_cleanup_queue blkcompat_alloc_disk elv_next_request blkdev_dequeue_request
 	blk_stop_queue blk_start_queue blk_fs_request end_that_request_first
 	end_that_request_chunk end_that_request_last end_request end_queued_request
 	end_dequeued_request"
-if [ -f "$modules/blkcompat.ko" ]; then
-	syms=$(nm "$modules/blkcompat.ko" | sed -n 's/.* __ksymtab_\(.*\)$/\1/p')
-	missing=
-	for s in $exports; do
-		grep -qx -- "$s" <<<"$syms" || missing="$missing $s"
-	done
-	if [ -z "$missing" ]; then pass exports; else fail exports "missing:$missing"; fi
-	gpl=$(modinfo -F license "$modules/blkcompat.ko" 2>&1)
-	if [ "$gpl" = GPL ]; then pass license-gpl; else fail license-gpl "$gpl"; fi
+missing=
+for s in $promised; do grep -qx -- "$s" <<<"$src_exports" || missing="$missing $s"; done
+if [ -z "$missing" ] && [ -z "$other_exports" ]; then
+	pass exports-namespaced-in-source
 else
-	fail exports "no $modules/blkcompat.ko"
+	fail exports-namespaced-in-source "not exported in BLKCOMPAT:$missing ${other_exports}"
 fi
 
-# warning-free: the shim, legacy samples and self-test (their builds already stop on
-# a warning), and separately the samples as our conversion tools left them
+# The release number: version.h, both dkms.conf files, the Makefile's VERSION.
+v_h=$(sed -n 's/^#define BLKCOMPAT_VERSION "\(.*\)"$/\1/p' "$top/shims/include/blkcompat/version.h")
+v_shim=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$top/shims/dkms.conf")
+v_samples=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$top/samples/dkms.conf")
+if [ -n "$v_h" ] && [ "$v_h" = "$VERSION" ] && [ "$v_shim" = "$VERSION" ] &&
+   [ "$v_samples" = "$VERSION" ]; then
+	pass versions-agree
+else
+	fail versions-agree "Makefile $VERSION, version.h '$v_h', dkms.conf '$v_shim', samples/dkms.conf '$v_samples'"
+fi
+
+# check_warnings NAME LOG...: the kbuild logs exist and hold no warning.
 check_warnings() {
 	local name=$1 warn logs
 	shift
@@ -61,10 +69,71 @@ check_warnings() {
 		pass "$name"
 	fi
 }
-check_warnings build-warning-free "$build"/kbuild/{shims,samples-legacy,selftest}/build.log
-if [ -d "$build/kbuild/samples-converted" ]; then
-	check_warnings converted-build-warning-free "$build"/kbuild/samples-converted/build.log
-fi
+
+# ---- per kernel: kernel-doc with that kernel's script, the built modules ----
+for v in $KVERS; do
+	kdoc=$hdr$v/scripts/kernel-doc
+	if [ ! -f "$kdoc" ]; then
+		fail "kernel-doc/$v" "no $kdoc"
+	else
+		# -Wall where the script has it (6.12's; 6.1's does not know the option)
+		wall=
+		perl "$kdoc" -Wall -none /dev/null > /dev/null 2>&1 && wall=-Wall
+		out=$(perl "$kdoc" $wall -none $shim_sources 2>&1)
+		if [ -z "$out" ]; then pass "kernel-doc/$v"; else fail "kernel-doc/$v" "$out"; fi
+		# every export has its kernel-doc comment
+		undoc=
+		for s in $src_exports; do
+			f=$(grep -l "^EXPORT_SYMBOL_NS_GPL($s, BLKCOMPAT);" "$top"/shims/*.c)
+			perl "$kdoc" -rst -function "$s" "$f" 2>/dev/null |
+				grep -q "c:function:: .*[ *]$s (" || undoc="$undoc $s"
+		done
+		if [ -z "$undoc" ]; then pass "kernel-doc-every-export/$v"; else fail "kernel-doc-every-export/$v" "no kernel-doc:$undoc"; fi
+	fi
+
+	modules=$build/kernels/$v/modules
+	kbuild=$build/kernels/$v/kbuild
+	ko=$modules/blkcompat.ko
+	if [ ! -f "$ko" ]; then
+		fail "modules/$v" "no $ko (make modules-kernels)"
+		continue
+	fi
+	vm=$(modinfo -F vermagic "$ko" | awk '{ print $1 }')
+	if [ "$vm" = "$v" ]; then pass "vermagic/$v"; else fail "vermagic/$v" "built for '$vm'"; fi
+	# the module's export table and its Module.symvers: every promised symbol, in BLKCOMPAT
+	syms=$(nm "$ko" | sed -n 's/.* __ksymtab_\(.*\)$/\1/p' | sort)
+	ns_bad=$(awk -F'\t' '$5 != "BLKCOMPAT" || $4 != "EXPORT_SYMBOL_GPL" { print $2 }' \
+		"$kbuild/shims/Module.symvers")
+	if [ "$syms" = "$src_exports" ] && [ -z "$ns_bad" ] &&
+	   [ "$(cut -f2 "$kbuild/shims/Module.symvers" | sort)" = "$src_exports" ]; then
+		pass "exports/$v"
+	else
+		fail "exports/$v" "ksymtab: $(echo $syms); outside BLKCOMPAT or not GPL: $ns_bad"
+	fi
+	lic=$(modinfo -F license "$ko"); mver=$(modinfo -F version "$ko")
+	if [ "$lic" = GPL ] && [ "$mver" = "$VERSION" ]; then
+		pass "license-version/$v"
+	else
+		fail "license-version/$v" "license '$lic', version '$mver'"
+	fi
+	# every driver built on the shim imports its namespace (through <linux/blkcompat.h>)
+	noimp=
+	for m in "$modules"/legacy/*.ko "$modules"/converted/*.ko "$modules"/test/*.ko; do
+		[ -f "$m" ] || continue
+		modinfo -F import_ns "$m" | grep -qx BLKCOMPAT || noimp="$noimp ${m#"$modules"/}"
+	done
+	if [ -z "$noimp" ] && [ -f "$modules/legacy/lrd_simple.ko" ]; then
+		pass "drivers-import-namespace/$v"
+	else
+		fail "drivers-import-namespace/$v" "no import_ns BLKCOMPAT:${noimp:- no legacy modules}"
+	fi
+	# warning-free: the shim, legacy samples and self-test (their builds already stop
+	# on a warning), and separately the samples as our conversion tools left them
+	check_warnings "build-warning-free/$v" "$kbuild"/{shims,samples-legacy,selftest}/build.log
+	if [ -d "$kbuild/samples-converted" ]; then
+		check_warnings "converted-build-warning-free/$v" "$kbuild/samples-converted/build.log"
+	fi
+done
 
 converted=$build/samples/converted
 if [ -d "$converted" ]; then
@@ -77,15 +146,24 @@ if [ -d "$converted" ]; then
 	if [ -z "$left" ]; then pass converted-no-legacy-calls; else fail converted-no-legacy-calls "$left"; fi
 fi
 
+# ---- packaging: install without a kernel tree, then DKMS from what it installed ----
+. "$top/tests/target/kmod/check-packaging.sh"
+
+# ---- one smoke boot ----
 # the serial log is an artefact, not a suite log: keep it out of $RESULTS
 smoke_log=$build/shim/smoke-serial.log
 mkdir -p "${smoke_log%/*}"
-"$top/tests/target/kmod/smoke-qemu.sh" "$modules" "$kimage" "$smoke_log" >/dev/null 2>&1
+nice -n 10 "$top/tests/target/kmod/smoke-qemu.sh" "$build/kernels/$smoke_kver/modules" \
+	"$boot/vmlinuz-$smoke_kver" "$smoke_log" >/dev/null 2>&1
 smoke_rc=$?
 if [ -f "$smoke_log" ]; then
 	while read -r verdict name; do
 		if [ "$verdict" = PASS ]; then pass "guest/$name"; else fail "guest/$name" "see $smoke_log"; fi
 	done < <(sed -n 's/.*SMOKE \(PASS\|FAIL\) \(.*\)$/\1 \2/p' "$smoke_log")
 fi
-if [ $smoke_rc -eq 0 ]; then pass guest-run; else fail guest-run "smoke-qemu.sh exited $smoke_rc (see $smoke_log)"; fi
+if [ $smoke_rc -eq 0 ]; then
+	pass "guest-run/$smoke_kver"
+else
+	fail "guest-run/$smoke_kver" "smoke-qemu.sh exited $smoke_rc (see $smoke_log)"
+fi
 finish
