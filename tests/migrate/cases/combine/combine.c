@@ -1,9 +1,9 @@
 /*
- * combine.c - migrate property input: spatch converts both calls, but the analysis can
- * prove only plain_request's (a request_fn given to blk_init_queue: lock held); the
- * lock context of vendor_complete (exported, no caller in the file) is unknown.
- * Migrate must keep the proven conversion and undo only the other one, reporting it:
- * the file is not left whole because one site cannot be proven.
+ * combine.c - migrate property input: two end_request sites, one in a request_fn given
+ * to blk_init_queue (lock held) and one in an exported helper (2.6.24 contract: lock
+ * held).  The tests run migrate with a deliberately wrong semantic patch beside this
+ * file (wrong-cocci/): migrate must refute spatch's rewrite of each site and take the
+ * analyzer's exact one.
  */
 #include <linux/module.h>
 #include <linux/blkdev.h>
