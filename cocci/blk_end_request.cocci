@@ -872,6 +872,7 @@ def reset_for(f):
         d.clear()
     for s in (EU, AU, AL, NONCALL, PARAMS, FUNCS_SEEN, ERROR_USED, FINAL):
         s.clear()
+    seed_from_facts(f)
 
 
 def okey(k, name):
@@ -979,6 +980,113 @@ def finalize(f):
 def failed():
     return CURFILE[0] in FAILED or bool(GROUPED)
 
+
+
+# --- tree-wide facts (blkmig_facts.cocci, -D facts=FILE) ----------------------
+# The facts pass runs over the whole tree first; here they seed the per-file
+# request_fns and queue locks, so a driver whose lock or request_fn is set up
+# in another file (IDE: ide_lock in ide-probe.c; mmc: the lock handed to
+# mmc_init_queue) is decided like one set up in the same file.
+import os
+
+
+def facts_path():
+    """-D facts=FILE (spatch 1.1.1 gives virtual values to no script rule,
+    so read our own command line), else $BLKMIG_FACTS; None without."""
+    try:
+        argv = [a.decode("utf-8", "replace") for a in
+                open("/proc/self/cmdline", "rb").read().split(b"\0")]
+    except OSError:
+        argv = []
+    for i, a in enumerate(argv):
+        v = argv[i + 1] if a == "-D" and i + 1 < len(argv) else \
+            (a[2:] if a.startswith("-D") else None)
+        if v and v.startswith("facts="):
+            return v[len("facts="):]
+    return os.environ.get("BLKMIG_FACTS") or None
+
+
+TREE = {"rqfn": [], "lockparam": {}, "lockarg": [], "static": set(),
+        "ops": set(), "qlockvar": [], "loaded": False, "error": None}
+
+
+def load_facts():
+    if TREE["loaded"]:
+        return
+    TREE["loaded"] = True
+    path = facts_path()
+    if not path:
+        return
+    try:
+        fh = open(path, errors="replace")
+    except OSError as e:
+        TREE["error"] = str(e)
+        return
+    with fh:
+        for line in fh:
+            f = line.rstrip("\n").split("\t")
+            if f[0] == "rqfn" and len(f) >= 5:
+                TREE["rqfn"].append((f[1], f[2], norm(f[3])))
+            elif f[0] == "lockparam" and len(f) >= 5:
+                TREE["lockparam"][(f[2], int(f[3]))] = f[1]
+            elif f[0] == "lockarg" and len(f) >= 5:
+                TREE["lockarg"].append((f[1], f[2], int(f[3]), norm(f[4])))
+            elif f[0] == "static" and len(f) >= 3:
+                TREE["static"].add((f[1], f[2]))
+            elif f[0] == "ops" and len(f) >= 3:
+                TREE["ops"].add((f[1], f[2]))
+            elif f[0] == "qlockvar" and len(f) >= 3:
+                TREE["qlockvar"].append((f[1], norm(f[2])))
+
+
+def same_file(fact, f):
+    """A fact names a file relative to the facts run's --dir."""
+    f = os.path.normpath(f)
+    return f == fact or f.endswith("/" + fact)
+
+
+def file_text(f):
+    try:
+        with open(f, errors="replace") as fh:
+            return fh.read()
+    except OSError:
+        return ""
+
+
+def defines_static_lock(f, x):
+    return re.search(r"\bstatic\s+(DEFINE_SPINLOCK\s*\(\s*%s\s*\)|spinlock_t\s+%s\b)"
+                     % (re.escape(x), re.escape(x)), file_text(f)) is not None
+
+
+def seed_from_facts(f):
+    """Request functions and queue locks of file f known from the tree."""
+    load_facts()
+    here = set()
+    for (ff, fn, lock) in TREE["rqfn"]:
+        if same_file(ff, f):
+            RQFN.setdefault(f, set()).add(fn)
+            here.add(lock)
+        elif not any(same_file(sf, f) for (sf, sfn) in TREE["static"]
+                     if sfn == fn) and re.search(r"\b%s\s*\(" % re.escape(fn),
+                                                 file_text(f)):
+            # a non-static request_fn defined here, registered elsewhere
+            RQFN.setdefault(f, set()).add(fn)
+        m = re.match(r"^&([A-Za-z_]\w*)$", lock)
+        if m and not same_file(ff, f) and not defines_static_lock(f, m.group(1)):
+            # a global lock (ide_lock) given to blk_init_queue in another file
+            here.add(lock)
+    for (af, callee, i, expr) in TREE["lockarg"]:
+        if same_file(af, f) and (callee, i) in TREE["lockparam"]:
+            here.add(expr)          # mmc_init_queue(&mq, card, &md->lock)
+    for (qf, x) in TREE["qlockvar"]:
+        if same_file(qf, f):
+            here.add(x)
+    here.discard("NULL")
+    if here:
+        QLOCK.setdefault(f, set()).update(here)
+    for (of, fn) in TREE["ops"]:
+        if same_file(of, f):
+            NONCALL.add((f, fn))
 
 # (Not decorator syntax: a line starting with "@" would end the SmPL block.)
 record_legacy = guard(record_legacy)
