@@ -62,6 +62,7 @@ AL = set()       # call keys reachable from a lock without an unlock
 CALLS = {}       # (file, callee) -> [call keys]
 FUNC_OF = {}     # key -> enclosing function
 NONCALL = set()  # (file, name) of functions used other than by a call
+ASYNC = {}       # (file, name) -> how it runs (interrupt handler, timer, ...)
 LEGACY = {}      # key -> dict(name, R, U, N, func, file)
 PAIRS = {}       # first/chunk key -> pair dict
 P2 = {}          # last key -> first key
@@ -518,6 +519,26 @@ def decide_wrapper(k):
     return ("convert", None)
 
 
+def decide_last_only(k):
+    """end_that_request_last with no data completion in its function.  The
+    new call is __blk_end_request(rq, E(u), blk_rq_bytes(rq)): never 0
+    bytes, which would leave a request that still carries bios pending."""
+    lg = LEGACY[k]
+    f, func = k[0], lg["func"]
+    data = [o for o, l in LEGACY.items() if o[0] == f and l["func"] == func
+            and l["name"] in ("end_that_request_first", "end_that_request_chunk")]
+    if data:
+        o = sorted(data, key=lambda q: (q[1], q[2]))[0]
+        return ("report", "%s at line %d of this function also completes this request's data, in a shape this patch does not pair with this call: decide which new call ends the request" % (LEGACY[o]["name"], o[1]))
+    if not is_rq_expr(lg["R"]):
+        return ("report", "the request expression '%s' is not a plain variable or field: it would be evaluated more than once" % one_line(lg["R"]))
+    if err_value(lg["U"]) is None:
+        return ("report", "the uptodate value '%s' has side effects and cannot be turned into an error value exactly" % one_line(lg["U"]))
+    if re.search(r"\bbio_endio\s*\(", file_text(f)):
+        return ("report", "this driver ends bios itself (bio_endio in this file) without advancing the request: blk_rq_bytes(rq) would complete them a second time and 0 bytes would leave the request pending; decide whether to drop the driver's own bio completion and pass blk_rq_bytes(rq)")
+    return ("convert", None)
+
+
 def site_ok(k):
     """Does patch mode convert (or fold away) the legacy call at k?"""
     if failed():
@@ -530,7 +551,22 @@ def site_ok(k):
         return decide_wrapper(k)[0] == "convert"
     if n in ("end_that_request_first", "end_that_request_chunk"):
         return k in PAIRS and converted_pair(k)
-    return k in P2 and converted_pair(P2[k])
+    if k in P2:
+        return converted_pair(P2[k])
+    return decide_last_only(k)[0] == "convert"
+
+
+def lock_bug(k):
+    """A converted call that needs the queue lock, reachable without it from
+    the entry of a function the kernel runs without it (an interrupt
+    handler, a timer, a tasklet): the old call had the same bug."""
+    lg = LEGACY.get(k)
+    if lg is None or not site_ok(k):
+        return None
+    how = ASYNC.get((k[0], lg["func"]))
+    if how and k in EU and k not in AL:
+        return how
+    return None
 
 
 def site_decision(k):
@@ -574,7 +610,11 @@ def site_decision(k):
         if a == "report":
             return (False, "pair", "end_that_request_last not converted: %s" % why)
         return (True, "pair-" + a, "end_that_request_last folded into %s" % pair_newfn(k1))
-    return (False, "last-only", "end_that_request_last without a preceding data completion in this function: the request may still carry bios (needs blk_rq_bytes) or none (0 bytes); the tool cannot tell which")
+    a, why = decide_last_only(k)
+    if a == "convert":
+        r = one_line(lg["R"])
+        return (True, "last-only", "end_that_request_last -> __blk_end_request(%s, %s, blk_rq_bytes(%s)) (the final step; bytes the driver did not complete are completed first, never left pending)" % (r, E_of(k, lg["U"]), r))
+    return (False, "last-only", "end_that_request_last not converted: %s" % why)
 
 
 # --- uptodate variables (item 10) ---------------------------------------------
@@ -867,7 +907,7 @@ def reset_for(f):
         GROUPED.add(f)
         return
     CURFILE[0] = f
-    for d in (RQFN, QLOCK, CALLS, FUNC_OF, LEGACY, PAIRS, P2, AROUND, STMTS,
+    for d in (RQFN, QLOCK, CALLS, FUNC_OF, LEGACY, PAIRS, P2, AROUND, STMTS, ASYNC,
               LOCALS, VARS, DECISION, SNAP, CALLEE, PLAN, INTEREST_CACHE, FAILED):
         d.clear()
     for s in (EU, AU, AL, NONCALL, PARAMS, FUNCS_SEEN, ERROR_USED, FINAL):
@@ -1244,6 +1284,33 @@ if key(p) not in FUNC_OF or norm(p[0].current_element) == "":
     NONCALL.add((p[0].file, fn))
 elif key(p) not in CALL_KEYS():
     NONCALL.add((p[0].file, fn))
+
+// Functions the kernel calls without the queue lock: interrupt handlers,
+// timers, tasklets (a legacy call there that needs the lock is an old bug).
+@async depends on has_legacy@
+identifier fn;
+expression E;
+position p;
+@@
+(
+request_irq(E, fn@p, ...)
+|
+setup_timer(E, fn@p, ...)
+|
+E.function = fn@p
+|
+E->function = fn@p
+|
+tasklet_init(E, fn@p, ...)
+)
+
+@script:python@
+fn << async.fn;
+p << async.p;
+@@
+ASYNC[(p[0].file, fn)] = "an interrupt handler (request_irq)" \
+    if "request_irq" in open(p[0].file, errors="replace").read().splitlines()[int(p[0].line) - 1] \
+    else "a timer or tasklet function"
 
 // Parameters and locals of every function.
 @prm depends on has_legacy@
@@ -2213,6 +2280,41 @@ expression wrv.e, wrv.b;
 - w@p(R, U)
 + __blk_end_request(R, e, b)
 
+// end_that_request_last alone (no data completion in its function).
+@snaplo depends on has_legacy && (patch)@
+position p;
+@@
+end_that_request_last@p(...)
+
+@script:python@
+p << snaplo.p;
+@@
+snap(p, "end_that_request_last")
+
+@lo depends on has_legacy && (patch)@
+expression R, U;
+position p : script:python() { site_ok(orig_key(p, "end_that_request_last")) };
+@@
+end_that_request_last@p(R, U)
+
+@script:python lov@
+p << lo.p;
+R << lo.R;
+U << lo.U;
+e;
+b;
+@@
+coccinelle.e = cocci.make_expr(E_of(orig_key(p, "end_that_request_last"), U))
+coccinelle.b = cocci.make_expr("blk_rq_bytes(%s)" % norm(R))
+
+@depends on has_legacy && (patch)@
+expression lo.R, lo.U;
+position lo.p;
+expression lov.e, lov.b;
+@@
+- end_that_request_last@p(R, U)
++ __blk_end_request(R, e, b)
+
 // A converted uptodate variable now holds an error value: call it error.
 @rn1 depends on has_legacy && (patch)@
 identifier uv;
@@ -2304,6 +2406,9 @@ p << rp.p;
 @@
 ok, rule, msg = site_decision(key(p))
 coccilib.report.print_report(p[0], "%s blkmig/%s: %s" % ("INFO" if ok else "WARNING", rule, msg))
+how = lock_bug(key(p))
+if how:
+    coccilib.report.print_report(p[0], "WARNING blkmig/preexisting_lock_bug: %s runs here without the queue lock in %s, %s; the old call needed the lock too: converted to __blk_end_request (same contract), take the queue lock around it" % (LEGACY[key(p)]["name"], LEGACY[key(p)]["func"], how))
 
 @script:python depends on org@
 p << rp.p;

@@ -20,6 +20,12 @@
 // Requires: 1.1.1
 
 virtual facts
+// coccicheck and blkmig migrate pass one of these; the facts pass changes
+// nothing in any mode.
+virtual patch
+virtual context
+virtual report
+virtual org
 
 @initialize:python@
 @@

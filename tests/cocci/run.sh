@@ -10,7 +10,7 @@
 #             2.6.24 declarations when NAME.report lists no leftover (WARNING)
 # plus: SmPL lint, the convert script on a tree (unparsable function caught,
 # second run changes nothing, files without legacy calls untouched), the
-# sample drivers, and make install.
+# sample drivers, make install, and the Linux 2.6.24 tree (realtree.sh).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -239,4 +239,7 @@ if [ -f "$tmp/dest/usr/share/blkmig/cocci/blk_end_request.cocci" ] &&
 else
 	fail install "files missing under DESTDIR"
 fi
+
+# --- the Linux 2.6.24 release tree, both passes ----------------------------------
+. "$here/realtree.sh"
 finish
