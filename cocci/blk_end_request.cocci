@@ -49,6 +49,9 @@ LEGACY_RE = r"^(end_that_request_(first|chunk|last)|end_request|end_queued_reque
 RELEVANT_RE = r"^(end_that_request_(first|chunk|last)|end_request|end_queued_request|end_dequeued_request|add_disk_randomness|blkdev_dequeue_request|blk_queue_end_tag|spin_(un)?lock(_irq|_irqsave|_irqrestore|_bh)?)$"
 WRAPPERS = ("end_request", "end_queued_request", "end_dequeued_request")
 MAX_CB_STMTS = 6
+# Callers followed up from a completion helper to a function whose lock
+# state is known (sx8: carm_interrupt -> ... -> carm_end_request_queued is 5).
+MAX_CALL_DEPTH = 7
 C_KEYWORDS = set("""auto break case char const continue default do double else enum
 extern float for goto if inline int long register restrict return short signed
 sizeof static struct switch typedef union unsigned void volatile while typeof
@@ -63,6 +66,7 @@ CALLS = {}       # (file, callee) -> [call keys]
 FUNC_OF = {}     # key -> enclosing function
 NONCALL = set()  # (file, name) of functions used other than by a call
 ASYNC = {}       # (file, name) -> how it runs (interrupt handler, timer, ...)
+LOCKID = {}      # lock expression -> (struct type, field): its identity
 LEGACY = {}      # key -> dict(name, R, U, N, func, file)
 PAIRS = {}       # first/chunk key -> pair dict
 P2 = {}          # last key -> first key
@@ -90,8 +94,15 @@ def is_qlock(l, f=None):
     if l.endswith("->queue_lock"):
         return True
     if f is None:
-        return any(l in s for s in QLOCK.values())
-    return l in QLOCK.get(f, set())
+        locks = set().union(*QLOCK.values()) if QLOCK else set()
+    else:
+        locks = QLOCK.get(f, set())
+    if l in locks:
+        return True
+    # the same lock spelled through another pointer of the same type:
+    # &dev->lock where blk_init_queue got &ubd_dev->lock (both struct ubd)
+    ident = LOCKID.get(l)
+    return ident is not None and any(LOCKID.get(q) == ident for q in locks)
 
 
 TOKEN_RE = re.compile(r"\s*(->|\+\+|--|<<=|>>=|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&|^!~<>=?:,()\[\].;{}]|[A-Za-z_]\w*|\d\w*|'(?:\\.|[^'])*'|\"(?:\\.|[^\"])*\"|\S)")
@@ -253,7 +264,7 @@ def sectors_to_bytes(n, r):
 def entry_held(f, func, depth=0):
     if func in RQFN.get(f, set()):
         return True
-    if depth > 3 or (f, func) in NONCALL:
+    if depth > MAX_CALL_DEPTH or (f, func) in NONCALL:
         return False
     sites = CALLS.get((f, func), [])
     if not sites:
@@ -357,6 +368,13 @@ def decide_pair_uncached(k1):
         for s in window(lo, hi, f, func):
             if is_housekeeping(s["text"], R):
                 continue
+            cd = cond_dequeue_in(s, R, f, func)
+            if cd is not None:
+                # ide-io: if (dequeue) { if (!list_empty(&rq->queuelist))
+                # blkdev_dequeue_request(rq); ... }: the final step dequeues
+                # a request that is still queued; the rest stays after it
+                pr.setdefault("drop", set()).add(cd["key"])
+                s = dict(s, text=norm(s["text"]).replace(norm(cd["text"]), "", 1))
             alias = next((a for a in aliases_of(f, func, root(R))
                           if mentions(s["text"], a)), None)
             if alias:
@@ -402,6 +420,19 @@ def decide_pair_uncached(k1):
     if ar is not None:
         return ("report", "the queue lock is taken around end_that_request_last, but the lock state at the data completion is not provably released")
     return ("report", "lock context unknown: the queue lock is neither provably held here (request_fn given to blk_init_queue, spin_lock on the queue lock, or a helper only called so) nor taken only around end_that_request_last")
+
+
+def cond_dequeue_in(s, R, f, func):
+    """The statement 'if (!list_empty(&R->queuelist)) blkdev_dequeue_request(R);'
+    inside s (or s itself), or None."""
+    want = "if(!list_empty(&%s->queuelist))blkdev_dequeue_request(%s);" % (norm(R), norm(R))
+    if want not in norm(s["text"]):
+        return None
+    for o in STMTS.get((f, func), []):
+        if norm(o["text"]) == want and not before(o["start"], s["start"]) \
+                and not before(s["end"], o["end"]):
+            return o
+    return None
 
 
 def aliases_of(f, func, r):
@@ -673,7 +704,7 @@ def interesting(fn):
     if "set" not in INTEREST_CACHE:
         funcs = set()
         frontier = set(n for (f, n) in CALLS if re.match(LEGACY_RE, n))
-        for _ in range(4):
+        for _ in range(MAX_CALL_DEPTH + 1):
             nxt = set()
             for (f, n), ks in CALLS.items():
                 if n in frontier:
@@ -829,6 +860,7 @@ def plan(f):
                 pl["hk"].add(s["key"])
         if a == "callback":
             pl["moved"] |= set(pr["cbkeys"])
+        pl["moved"] |= set(pr.get("drop", ()))
     PLAN[f] = pl
     return pl
 
@@ -907,7 +939,7 @@ def reset_for(f):
         GROUPED.add(f)
         return
     CURFILE[0] = f
-    for d in (RQFN, QLOCK, CALLS, FUNC_OF, LEGACY, PAIRS, P2, AROUND, STMTS, ASYNC,
+    for d in (RQFN, QLOCK, CALLS, FUNC_OF, LEGACY, PAIRS, P2, AROUND, STMTS, ASYNC, LOCKID,
               LOCALS, VARS, DECISION, SNAP, CALLEE, PLAN, INTEREST_CACHE, FAILED):
         d.clear()
     for s in (EU, AU, AL, NONCALL, PARAMS, FUNCS_SEEN, ERROR_USED, FINAL):
@@ -1181,6 +1213,41 @@ p << rf.p;
 @@
 RQFN.setdefault(p[0].file, set()).add(fn)
 QLOCK.setdefault(p[0].file, set()).add(norm(L))
+
+// The identity of a lock field: the struct type it lives in and its name.
+// Two spellings with the same identity are the same lock when the driver
+// keeps one such struct per queue (the lock given to blk_init_queue).
+@lid1 depends on has_legacy@
+type T;
+T *E;
+identifier fld;
+position p;
+@@
+E@p->fld
+
+@script:python@
+T << lid1.T;
+E << lid1.E;
+fld << lid1.fld;
+@@
+if str(T).startswith("struct "):
+    LOCKID[norm("&%s->%s" % (E, fld))] = (norm(T), str(fld))
+
+@lid2 depends on has_legacy@
+type T;
+T E;
+identifier fld;
+position p;
+@@
+E@p.fld
+
+@script:python@
+T << lid2.T;
+E << lid2.E;
+fld << lid2.fld;
+@@
+if str(T).startswith("struct "):
+    LOCKID[norm("&%s.%s" % (E, fld))] = (norm(T), str(fld))
 
 // A local pointer copied from the queue lock is the queue lock too.
 @qa depends on has_legacy@
