@@ -67,6 +67,7 @@ FUNC_OF = {}     # key -> enclosing function
 NONCALL = set()  # (file, name) of functions used other than by a call
 ASYNC = {}       # (file, name) -> how it runs (interrupt handler, timer, ...)
 LOCKID = {}      # lock expression -> (struct type, field): its identity
+PARTIAL = {}     # data-only first/chunk key -> first key of the loop after it
 LEGACY = {}      # key -> dict(name, R, U, N, func, file)
 PAIRS = {}       # first/chunk key -> pair dict
 P2 = {}          # last key -> first key
@@ -527,7 +528,37 @@ def converted_pair(k1):
     return pair_action(k1) in ("held", "around", "callback")
 
 
+def decide_partial(k0):
+    """X = first/chunk(rq, u, n) completing part of the data, followed on
+    every path by a converted 'while (X) X = ...' loop whose pair ends the
+    request (mmc's good blocks before its error loop).  The new call returns
+    1 while bytes remain, so the loop still ends the request, with its own
+    error: two calls, with the bytes left between them."""
+    k1 = PARTIAL.get(k0)
+    lg = LEGACY[k0]
+    if k1 is None or k1 not in PAIRS:
+        return ("report", None)
+    if not converted_pair(k1) or pair_action(k1) != "held":
+        return ("report", "the loop at line %d that ends this request is not converted: convert both by hand" % k1[1])
+    if norm(lg["R"]) != norm(PAIRS[k1]["R"]) or not is_rq_expr(lg["R"]):
+        return ("report", "the loop at line %d ends another request expression" % k1[1])
+    if not held(k0):
+        return ("report", "the queue lock is not provably held here (the loop at line %d runs under it): decide __blk_end_request or blk_end_request" % k1[1])
+    if err_value(lg["U"]) is None:
+        return ("report", "the uptodate value '%s' has side effects and cannot be turned into an error value exactly" % one_line(lg["U"]))
+    return ("convert", None)
+
+
+def partial_call(k0):
+    lg = LEGACY[k0]
+    r = norm(lg["R"])
+    b = sectors_to_bytes(lg["N"], r) if lg["name"] == "end_that_request_first" else lg["N"]
+    return "__blk_end_request(%s, %s, %s)" % (r, E_of(k0, lg["U"]), b)
+
+
 def converted_shape(k1):
+    if k1 in PARTIAL and k1 not in PAIRS:
+        return "partial" if not failed() and decide_partial(k1)[0] == "convert" else None
     if not converted_pair(k1):
         return None
     return PAIRS[k1]["shape"]
@@ -581,6 +612,8 @@ def site_ok(k):
     if n in WRAPPERS:
         return decide_wrapper(k)[0] == "convert"
     if n in ("end_that_request_first", "end_that_request_chunk"):
+        if k in PARTIAL and k not in PAIRS:
+            return decide_partial(k)[0] == "convert"
         return k in PAIRS and converted_pair(k)
     if k in P2:
         return converted_pair(P2[k])
@@ -633,6 +666,12 @@ def site_decision(k):
             extra = " (hoisted before it: %s)" % ", ".join(
                 "%s = %s" % (v, c) for c, v in sorted(hz.items())) if hz else ""
             return (True, "pair-" + a, "%s + end_that_request_last -> %s%s" % (n, pair_newfn(k), extra))
+        if k in PARTIAL:
+            a, why = decide_partial(k)
+            if a == "convert":
+                return (True, "partial", "%s -> %s (part of the data; the loop at line %d ends the request with its own error)" % (n, partial_call(k), PARTIAL[k][1]))
+            if why:
+                return (False, "partial", "%s not converted: %s" % (n, why))
         return (False, "data-only", "%s without a matching end_that_request_last on every completion path of this function: the new call would also run the final step here; convert by hand" % n)
     # end_that_request_last
     if k in P2:
@@ -872,6 +911,8 @@ def in_plan(p, what, name):
 
 
 def new_call(k1):
+    if k1 not in PAIRS:
+        return partial_call(k1)
     pr = PAIRS[k1]
     fn = pair_newfn(k1)
     r = norm(pr["R"])
@@ -939,7 +980,7 @@ def reset_for(f):
         GROUPED.add(f)
         return
     CURFILE[0] = f
-    for d in (RQFN, QLOCK, CALLS, FUNC_OF, LEGACY, PAIRS, P2, AROUND, STMTS, ASYNC, LOCKID,
+    for d in (RQFN, QLOCK, CALLS, FUNC_OF, LEGACY, PAIRS, P2, AROUND, STMTS, ASYNC, LOCKID, PARTIAL,
               LOCALS, VARS, DECISION, SNAP, CALLEE, PLAN, INTEREST_CACHE, FAILED):
         d.clear()
     for s in (EU, AU, AL, NONCALL, PARAMS, FUNCS_SEEN, ERROR_USED, FINAL):
@@ -1578,6 +1619,32 @@ p2 << s5.p2;
 U2 << s5.U2;
 @@
 record_pair(p1, p2, U2, "var-loop", endkey(p1))
+
+// Part of the data, then a loop that ends the request (mmc):
+// X = chunk(rq, 1, good_bytes); ... while (X) X = chunk(rq, 0, ...); ... last(rq, 0);
+@s5p depends on has_legacy@
+identifier fst =~ "^end_that_request_(first|chunk)$";
+identifier fst2 =~ "^end_that_request_(first|chunk)$";
+expression R, U, N, X, U3, N3;
+position p0, p1;
+@@
+X = fst@p0(R, U, N);
+...
+while (X)
+(
+  X = fst2@p1(R, U3, N3);
+|
+  { X = fst2@p1(R, U3, N3); }
+)
+
+@script:python@
+p0 << s5p.p0;
+p1 << s5p.p1;
+@@
+if key(p0) != key(p1):
+    PARTIAL.setdefault(key(p0), key(p1))
+    DECISION.clear()
+    PLAN.clear()
 
 // Whole request with the result ignored or kept:
 // [ret =] end_that_request_first(rq, u, rq->hard_nr_sectors); ... end_that_request_last(rq, u);
