@@ -68,6 +68,7 @@ NONCALL = set()  # (file, name) of functions used other than by a call
 ASYNC = {}       # (file, name) -> how it runs (interrupt handler, timer, ...)
 LOCKID = {}      # lock expression -> (struct type, field): its identity
 PARTIAL = {}     # data-only first/chunk key -> first key of the loop after it
+LEFTOVER = {}    # first/chunk key of the leftover shape -> its parts
 LEGACY = {}      # key -> dict(name, R, U, N, func, file)
 PAIRS = {}       # first/chunk key -> pair dict
 P2 = {}          # last key -> first key
@@ -549,6 +550,48 @@ def decide_partial(k0):
     return ("convert", None)
 
 
+def decide_leftover(k1):
+    """scsi_end_request: if (chunk(rq, u, n)) { leftover; if (C) chunk(rq,
+    0, leftover); else { [requeue;] return; } } randomness; lock; [tag];
+    last(rq, u); unlock.  Becomes if (blk_end_request(rq, E(u), n)) { ...
+    if (C) blk_end_request(rq, E(u2), leftover); else ... }: the final
+    step now runs inside the call that completes the last bytes, so its
+    error must be the one the old final step got."""
+    lo = LEFTOVER[k1]
+    lg = LEGACY[k1]
+    U, U2, C = lg["U"], lo["U2"], lo["C"]
+    if any(o[0] == k1[0] and LEGACY[o]["func"] == lg["func"] and
+           o not in (k1, lo["k2"], lo["k3"]) for o in LEGACY):
+        return ("report", "other legacy calls in this function: convert it by hand")
+    if not is_rq_expr(lg["R"]):
+        return ("report", "the request expression '%s' is not a plain variable or field" % one_line(lg["R"]))
+    if not lo["S3"]:
+        return ("report", "when '%s' is false the leftover bytes stay and the old code still ran end_that_request_last, ending the request with bios pending; 2.6.25 cannot end a request that still has bytes: decide whether to complete the leftover (with which error) or to keep the request" % one_line(lo["C"]))
+    if not is_exit(lo["S3"]):
+        return ("report", "the branch that keeps the leftover ('%s') does not leave the function: the old code then ended the request with bytes pending, which 2.6.25 cannot do; decide how the request ends" % one_line(lo["S3"]))
+    if err_value(U) is None or err_value(U2) is None:
+        return ("report", "an uptodate value has side effects")
+    conj = [norm(c) for c in " ".join(strip_parens(tokens(C))).split("&&")]
+    same = norm(U2) == norm(U) or \
+        (err_value(U2) == "-EIO" and "!" + norm(U) in conj)
+    if not same:
+        return ("report", "the leftover is completed with uptodate %s but the final step gets %s, which can differ under '%s': 2.6.25 runs the final step inside the call that completes the leftover; decide which error the request ends with" % (one_line(U2), one_line(U), one_line(C)))
+    if not is_qlock(lo["L"], k1[0]):
+        return ("report", "the lock taken around end_that_request_last (%s) is not provably the queue lock" % one_line(lo["L"]))
+    if not unlocked(k1):
+        return ("report", "the queue lock may be held at the data completion: blk_end_request would take it again")
+    return ("convert", None)
+
+
+def leftover_func(p):
+    """Is p in a function whose leftover shape converts?"""
+    if failed():
+        return False
+    func = p[0].current_element
+    return any(k[0] == CURFILE[0] and LEGACY[k]["func"] == func and
+               decide_leftover(k)[0] == "convert" for k in LEFTOVER)
+
+
 def partial_call(k0):
     lg = LEGACY[k0]
     r = norm(lg["R"])
@@ -582,6 +625,12 @@ def decide_wrapper(k):
 
 
 def decide_last_only(k):
+    if any(k == lo["k3"] for lo in LEFTOVER.values()):
+        return ("report", "part of a leftover shape")
+    return decide_last_only1(k)
+
+
+def decide_last_only1(k):
     """end_that_request_last with no data completion in its function.  The
     new call is __blk_end_request(rq, E(u), blk_rq_bytes(rq)): never 0
     bytes, which would leave a request that still carries bios pending."""
@@ -611,6 +660,9 @@ def site_ok(k):
     n = lg["name"]
     if n in WRAPPERS:
         return decide_wrapper(k)[0] == "convert"
+    for k1, lo in LEFTOVER.items():
+        if k in (k1, lo["k2"], lo["k3"]):
+            return decide_leftover(k1)[0] == "convert"
     if n in ("end_that_request_first", "end_that_request_chunk"):
         if k in PARTIAL and k not in PAIRS:
             return decide_partial(k)[0] == "convert"
@@ -645,6 +697,12 @@ def site_decision(k):
     n = lg["name"]
     if lg.get("macro"):
         return (False, "macro", "%s inside a macro definition: convert the macro by hand" % n)
+    for k1, lo in LEFTOVER.items():
+        if k in (k1, lo["k2"], lo["k3"]):
+            a, why = decide_leftover(k1)
+            if a == "convert":
+                return (True, "leftover", "%s -> blk_end_request (data part with leftover and requeue; the final step taken under the lock around end_that_request_last at line %d now runs inside the call)" % (n, lo["k3"][1]))
+            return (False, "leftover", "%s not converted: %s" % (n, why))
     if n in WRAPPERS:
         a, why = decide_wrapper(k)
         if a == "convert":
@@ -980,7 +1038,7 @@ def reset_for(f):
         GROUPED.add(f)
         return
     CURFILE[0] = f
-    for d in (RQFN, QLOCK, CALLS, FUNC_OF, LEGACY, PAIRS, P2, AROUND, STMTS, ASYNC, LOCKID, PARTIAL,
+    for d in (RQFN, QLOCK, CALLS, FUNC_OF, LEGACY, PAIRS, P2, AROUND, STMTS, ASYNC, LOCKID, PARTIAL, LEFTOVER,
               LOCALS, VARS, DECISION, SNAP, CALLEE, PLAN, INTEREST_CACHE, FAILED):
         d.clear()
     for s in (EU, AU, AL, NONCALL, PARAMS, FUNCS_SEEN, ERROR_USED, FINAL):
@@ -1777,6 +1835,69 @@ p << errid.p;
 ERROR_USED.add(p[0].current_element)
 
 // All decisions, once per file, before anything changes.
+// The scsi_end_request shape: data part with leftover and requeue, the
+// final step under a lock taken around it.
+@sl depends on has_legacy@
+identifier fst =~ "^end_that_request_(first|chunk)$";
+identifier fst2 =~ "^end_that_request_(first|chunk)$";
+expression R, U, N, U2, LO, C, L, Q;
+identifier fl;
+statement S3;
+position p1, p2, p3;
+@@
+if (fst@p1(R, U, N)) {
+  ...
+  if (C)
+    fst2@p2(R, U2, LO);
+  else S3
+}
+add_disk_randomness(R->rq_disk);
+spin_lock_irqsave(L, fl);
+? if (blk_rq_tagged(R)) blk_queue_end_tag(Q, R);
+end_that_request_last@p3(R, U);
+spin_unlock_irqrestore(L, fl);
+
+@script:python@
+p1 << sl.p1;
+p2 << sl.p2;
+p3 << sl.p3;
+U2 << sl.U2;
+C << sl.C;
+S3 << sl.S3;
+L << sl.L;
+@@
+LEFTOVER[key(p1)] = {"k2": key(p2), "k3": key(p3), "U2": str(U2),
+                     "C": str(C), "S3": str(S3), "L": str(L)}
+DECISION.clear()
+PLAN.clear()
+
+// The same without the branch that keeps the leftover (i2o_block).
+@sl2 depends on has_legacy@
+identifier fst =~ "^end_that_request_(first|chunk)$";
+identifier fst2 =~ "^end_that_request_(first|chunk)$";
+expression R, U, N, U2, LO, C;
+position p1, p2, p3;
+@@
+if (fst@p1(R, U, N)) {
+  ...
+  if (C)
+    fst2@p2(R, U2, LO);
+}
+...
+end_that_request_last@p3(R, U);
+
+@script:python@
+p1 << sl2.p1;
+p2 << sl2.p2;
+p3 << sl2.p3;
+U2 << sl2.U2;
+C << sl2.C;
+@@
+LEFTOVER.setdefault(key(p1), {"k2": key(p2), "k3": key(p3), "U2": str(U2),
+                              "C": str(C), "S3": "", "L": ""})
+DECISION.clear()
+PLAN.clear()
+
 @fin depends on has_legacy@
 position p;
 @@
@@ -2286,6 +2407,69 @@ type T;
 position p : script:python(fl) { flags_unused(p, fl) };
 @@
 - T fl@p;
+
+// The leftover shape (matched again here: positions have moved).
+@slt depends on has_legacy && (patch)@
+identifier fst =~ "^end_that_request_(first|chunk)$";
+identifier fst2 =~ "^end_that_request_(first|chunk)$";
+expression R, U, N, U2, LO, C, L, Q;
+identifier fl;
+statement S3;
+position p : script:python() { leftover_func(p) };
+@@
+if (fst@p(R, U, N)) {
+  ...
+  if (C)
+    fst2(R, U2, LO);
+  else S3
+}
+add_disk_randomness(R->rq_disk);
+spin_lock_irqsave(L, fl);
+? if (blk_rq_tagged(R)) blk_queue_end_tag(Q, R);
+end_that_request_last(R, U);
+spin_unlock_irqrestore(L, fl);
+
+@script:python sltv@
+U << slt.U;
+U2 << slt.U2;
+e1;
+e2;
+@@
+coccinelle.e1 = cocci.make_expr(err_value(U))
+coccinelle.e2 = cocci.make_expr(err_value(U2))
+
+@depends on has_legacy && (patch)@
+identifier slt.fst, slt.fst2;
+expression slt.R, slt.U, slt.N, slt.U2, slt.LO, slt.C, slt.L, slt.Q;
+identifier slt.fl;
+statement slt.S3;
+position slt.p;
+expression sltv.e1, sltv.e2;
+@@
+- if (fst@p(R, U, N)) {
++ if (blk_end_request(R, e1, N)) {
+  ...
+  if (C)
+-   fst2(R, U2, LO);
++   blk_end_request(R, e2, LO);
+  else S3
+}
+- add_disk_randomness(R->rq_disk);
+- spin_lock_irqsave(L, fl);
+- if (blk_rq_tagged(R)) blk_queue_end_tag(Q, R);
+- end_that_request_last(R, U);
+- spin_unlock_irqrestore(L, fl);
+
+@depends on has_legacy && (patch)@
+identifier slt.fl;
+identifier fn;
+type T;
+@@
+fn(...) {
+  ... when != fl
+- T fl;
+  ... when != fl
+}
 
 // The data completion becomes the new call.
 @snapfst depends on has_legacy && (patch)@
