@@ -2,23 +2,23 @@
 # unified-diff and atomic writers, fix/migrate, the HTML report, and their test drivers.
 # Included from tests/migrate/suite.mk (the top-level Makefile auto-includes suites).
 #
-# analyzer/analyzer.mk builds every analyzer/*.c into build/blkmig, so the sources here
+# analyzer/analyzer.mk builds every analyzer source into build/blkmig, so the sources here
 # (edit_apply.c, udiff.c, atomic_write.c, html_report.c, cmd_fix.c, cmd_migrate.c ...)
 # need no rule of their own.
 
-MIGRATE_CORE_SRCS := $(TOP)/analyzer/edit_apply.c $(TOP)/analyzer/udiff.c \
-	$(TOP)/analyzer/atomic_write.c $(TOP)/analyzer/html_report.c
+MIGRATE_CORE_SRCS := $(TOP)/analyzer/convert/edit_apply.c $(TOP)/analyzer/convert/udiff.c \
+	$(TOP)/analyzer/convert/atomic_write.c $(TOP)/analyzer/report/html_report.c
 
 MIGRATE_TBUILD := $(BUILD)/migrate
-MIGRATE_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -I$(TOP)/analyzer
+MIGRATE_CFLAGS := -std=c11 -O2 -g -Wall -Wextra $(addprefix -I,$(ANALYZER_INCDIRS))
 
-$(MIGRATE_TBUILD)/unit_edits: $(TOP)/tests/migrate/unit_edits.c $(TOP)/analyzer/edit_apply.c \
-		$(TOP)/analyzer/atomic_write.c $(wildcard $(TOP)/analyzer/*.h)
+$(MIGRATE_TBUILD)/unit_edits: $(TOP)/tests/migrate/unit_edits.c $(TOP)/analyzer/convert/edit_apply.c \
+		$(TOP)/analyzer/convert/atomic_write.c $(ANALYZER_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(MIGRATE_CFLAGS) -o $@ $(filter %.c,$^)
 
-$(MIGRATE_TBUILD)/udiff_driver: $(TOP)/tests/migrate/udiff_driver.c $(TOP)/analyzer/udiff.c \
-		$(TOP)/analyzer/atomic_write.c $(wildcard $(TOP)/analyzer/*.h)
+$(MIGRATE_TBUILD)/udiff_driver: $(TOP)/tests/migrate/udiff_driver.c $(TOP)/analyzer/convert/udiff.c \
+		$(TOP)/analyzer/convert/atomic_write.c $(ANALYZER_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(MIGRATE_CFLAGS) -o $@ $(filter %.c,$^)
 
@@ -34,8 +34,8 @@ BENCHES += tree
 bench-tree: $(MIGRATE_TBUILD)/gentree
 	@TOP=$(TOP) BUILD=$(BUILD) GENTREE=$(MIGRATE_TBUILD)/gentree bash $(TOP)/tests/migrate/bench.sh
 
-$(MIGRATE_TBUILD)/html_driver: $(TOP)/tests/migrate/html_driver.c $(TOP)/analyzer/html_report.c \
-		$(TOP)/analyzer/html_report.h
+$(MIGRATE_TBUILD)/html_driver: $(TOP)/tests/migrate/html_driver.c $(TOP)/analyzer/report/html_report.c \
+		$(TOP)/analyzer/report/html_report.h
 	@mkdir -p $(@D)
 	$(CC) $(MIGRATE_CFLAGS) -D_GNU_SOURCE -o $@ $(filter %.c,$^) -ljansson
 
@@ -54,11 +54,18 @@ install-blkmig: $(BUILD)/blkmig
 		-o -name Makefile -o -name '*.md' \) \
 		-exec install -D -m 644 {} $(DESTDIR)$(PREFIX)/share/blkmig/shims/{} \;
 
-$(MIGRATE_TBUILD)/unit_plan: $(TOP)/tests/migrate/unit_plan.c $(TOP)/analyzer/rewrite_plan.c \
-		$(TOP)/analyzer/rewrite_output.c $(TOP)/analyzer/edit_apply.c \
-		$(TOP)/analyzer/atomic_write.c $(TOP)/analyzer/udiff.c $(TOP)/analyzer/util.c \
-		$(TOP)/analyzer/run.c $(wildcard $(TOP)/analyzer/*.h)
+$(MIGRATE_TBUILD)/unit_plan: $(TOP)/tests/migrate/unit_plan.c $(TOP)/analyzer/convert/rewrite_plan.c \
+		$(TOP)/analyzer/convert/rewrite_output.c $(TOP)/analyzer/convert/edit_apply.c \
+		$(TOP)/analyzer/convert/atomic_write.c $(TOP)/analyzer/convert/udiff.c $(TOP)/analyzer/util.c \
+		$(TOP)/analyzer/cli/run.c $(ANALYZER_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(MIGRATE_CFLAGS) -D_GNU_SOURCE -o $@ $(filter %.c,$^)
 
 MIGRATE_TEST_BINS += $(MIGRATE_TBUILD)/unit_plan
+
+$(MIGRATE_TBUILD)/unit_combine: $(TOP)/tests/migrate/unit_combine.c $(TOP)/analyzer/cli/migrate_combine.c \
+		$(TOP)/analyzer/convert/udiff.c $(TOP)/analyzer/util.c $(ANALYZER_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(MIGRATE_CFLAGS) -D_GNU_SOURCE -o $@ $(filter %.c,$^)
+
+MIGRATE_TEST_BINS += $(MIGRATE_TBUILD)/unit_combine

@@ -6,7 +6,7 @@
 CHECK_SUITES += analyzer
 .PHONY: check-analyzer
 
-ANALYZER_LIB_OBJS = $(filter-out $(BUILD)/analyzer/main.o,$(ANALYZER_OBJS))
+ANALYZER_LIB_OBJS = $(filter-out $(BUILD)/analyzer/cli/main.o,$(ANALYZER_OBJS))
 
 $(BUILD)/analyzer-tests/edits_tool: $(TOP)/tests/analyzer/edits_tool.c $(ANALYZER_LIB_OBJS) $(ANALYZER_HDRS)
 	@mkdir -p $(dir $@)

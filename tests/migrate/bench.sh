@@ -60,7 +60,7 @@ if [ -f "$TOP/cocci/ORDER" ]; then
 fi
 if [ ${#COCCI[@]} -gt 0 ] && command -v spatch > /dev/null; then
 	cp -a "$W/tree" "$W/spatch-tree"
-	# exactly the spatch command line migrate uses (analyzer/cmd_migrate.c): each patch's
+	# exactly the spatch command line migrate uses (analyzer/cli/cmd_migrate.c): each patch's
 	# "// Options:", the macro file beside the patches, -D patch, in place, -j N
 	MACRO=$(ls "$TOP"/cocci/*.h 2> /dev/null | sort | head -1)
 	{
@@ -91,11 +91,11 @@ fi
 PARSED=$(sed "s|^|$W/tree/|" "$W/tree/LEGACY-FILES")
 NPARSED=$(wc -l < "$W/tree/LEGACY-FILES")
 if [ -x "$BLKMIG" ] && [ "$NPARSED" -gt 0 ]; then
-	# The same flags as the analyzer's model mode (analyzer/parse.c): its 2.6.24 model
+	# The same flags as the analyzer's model mode (analyzer/parse/parse.c): its 2.6.24 model
 	# header, every kernel header name it stands in for, -nostdinc -D__KERNEL__.
 	mkdir -p "$W/model/linux"
-	cp "$TOP/analyzer/model/blkmig_model.h" "$W/model/"
-	for h in $(cat "$TOP/analyzer/model/headers.list"); do
+	cp "$TOP/analyzer/parse/model/blkmig_model.h" "$W/model/"
+	for h in $(cat "$TOP/analyzer/parse/model/headers.list"); do
 		mkdir -p "$W/model/$(dirname "$h")"
 		printf '#include <blkmig_model.h>\n' > "$W/model/$h"
 	done

@@ -15,7 +15,7 @@ SCRATCH=$(mktemp -d "$T/scratch.XXXXXX")
 trap 'chmod -R u+w "$SCRATCH" 2>/dev/null; rm -rf "$SCRATCH"' EXIT
 
 # ---- unit tests: edit applier, atomic writer, rewrite plan and its output -----------
-for unit in unit_edits unit_plan; do
+for unit in unit_edits unit_plan unit_combine; do
 	mkdir -p "$SCRATCH/$unit"
 	while read -r verdict name rest; do
 		case $verdict in
@@ -229,6 +229,28 @@ missed_test() {
 	fi
 }
 missed_test
+
+# ---- combine by proof: a site spatch converts that the analysis cannot prove is undone
+# alone; the proven site in the same file stays converted ---------------------------------
+combine_test() {
+	local w=$SCRATCH/combine src=$TOP/tests/migrate/cases/combine/combine.c line
+	mkdir -p "$w"
+	cp "$src" "$w/"
+	"$BLKMIG" migrate -q --in-place "$w" > /dev/null 2> "$w/log"
+	line=$(grep -n 'end_request(rq, ok);' "$src" | cut -d: -f1)
+	if grep -q '__blk_end_request(rq, 0, blk_rq_cur_bytes(rq));' "$w/combine.c"; then
+		pass combine/proven-site-converted
+	else
+		fail combine/proven-site-converted "plain_request not converted: $(tail -n 3 "$w/log")"
+	fi
+	if awk '/^void vendor_complete/,/^}/' "$w/combine.c" | grep -q '^	end_request(rq, ok);' &&
+		grep -q "combine.c:$line:[0-9]*: manual: end_request in vendor_complete(): .*spatch rewrote it" "$w/log"; then
+		pass combine/unproven-site-undone-and-reported
+	else
+		fail combine/unproven-site-undone-and-reported "$(tail -n 3 "$w/log")"
+	fi
+}
+combine_test
 
 # ---- --report DIR: text, JSON, SARIF and HTML of the migrate run ---------------------
 report_test() {

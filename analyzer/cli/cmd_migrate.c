@@ -29,6 +29,7 @@
 #include "atomic_write.h"
 #include "commands.h"
 #include "html_report.h"
+#include "migrate_combine.h"
 #include "migrate_common.h"
 #include "progress.h"
 #include "rewrite_output.h"
@@ -126,6 +127,7 @@ struct mig {
 	char *tmpdir;
 	bool spatch_failed;
 	char *origin;	     /* per inventory site: 's' spatch, 'a' analyzer, 0 neither */
+	char **notes;	     /* per inventory site: why spatch's rewrite was not taken */
 	struct cand **slots; /* name -> candidate (index_cands) */
 	size_t nslots;
 };
@@ -517,6 +519,131 @@ static void set_manual(struct bm_site *s, const char *code, const char *text)
 }
 
 /*
+ * The analysis judges spatch's rewrite site by site (proof, not unanimity): a site the
+ * analysis holds unsafe, or where spatch chose another lock contract than the one the
+ * analysis proves, gets spatch's change undone in the private copy, so the rest of the
+ * file keeps spatch's conversions and the analysis of the copy sees the site again (and
+ * converts it, or reports it). Only when spatch's changes cannot be separated by site is
+ * the whole file left, as before (tools_disagree).
+ */
+static void judge_spatch(struct mig *m)
+{
+	m->notes = xcalloc(m->inv.nsites + 1, sizeof(char *));
+	for (size_t ci = 0; ci < m->nc; ci++) {
+		struct cand *c = &m->c[ci];
+		struct combine_site *cs;
+		size_t *idx, n = 0, out_len;
+		char *sp, *out, err[256];
+		size_t sp_len;
+		bool strict = false;
+		int r;
+
+		if (c->problem || read_whole_file(c->tmp, &sp, &sp_len, err, sizeof(err)) < 0)
+			continue;
+		cs = xcalloc(m->inv.nsites + 1, sizeof(*cs));
+		idx = xcalloc(m->inv.nsites + 1, sizeof(*idx));
+		for (size_t i = 0; i < m->inv.nsites; i++) {
+			if (cand_of(m, m->inv.sites[i].file) != c)
+				continue;
+			before_range(&m->inv.sites[i], c->orig_data, c->orig_len, &cs[n].first,
+				     &cs[n].last);
+			idx[n++] = i;
+		}
+		combine_mark_touched(c->orig_data, c->orig_len, sp, sp_len, cs, n);
+		for (size_t k = 0; k < n; k++) {
+			struct bm_site *s = &m->inv.sites[idx[k]];
+			char *text;
+			const char *vs, *va;
+
+			if (!cs[k].touched)
+				continue;
+			if (s->verdict == BM_MANUAL && is_unsafe_reason(s->reason_code)) {
+				/* a wrapper's callers elsewhere may carry spatch's change too */
+				strict |= s->pattern == BM_PAT_WRAPPER_PARAM ||
+					  s->uptodate_class == BM_UT_WRAPPER ||
+					  !strcmp(s->reason_code, "wrapper_external_callers") ||
+					  !strcmp(s->reason_code, "uptodate_unknown");
+				cs[k].reject = xasprintf(
+				    "spatch rewrote it, but the analysis cannot prove that "
+				    "rewrite exact (%s), so it was not taken",
+				    s->reason_code);
+				continue;
+			}
+			if (s->verdict != BM_AUTO)
+				continue;
+			text = udiff_new_lines(c->orig_data, c->orig_len, sp, sp_len, cs[k].first,
+					       cs[k].last);
+			vs = combine_variant(text);
+			va = combine_variant(s->replacement);
+			if (vs && va && strcmp(vs, va))
+				cs[k].reject = xasprintf(
+				    "spatch chose %s here; the analysis proves %s (%s), so the "
+				    "analyzer's rewrite was taken",
+				    vs, va,
+				    s->lock_evidence.n ? s->lock_evidence.v[0]
+						       : "its lock context");
+			free(text);
+		}
+		r = combine_revert(c->orig_data, c->orig_len, sp, sp_len, cs, n, strict, &out,
+				   &out_len);
+		if (r > 0 && atomic_replace_new(c->tmp, out, out_len, err, sizeof(err)) < 0)
+			r = -1;
+		for (size_t k = 0; k < n; k++) {
+			if (r > 0 && cs[k].reverted)
+				m->notes[idx[k]] =
+				    cs[k].reject ? cs[k].reject
+						 : xstrdup("spatch's change here was undone with a "
+							   "neighbouring site's it could not be "
+							   "separated from");
+			else
+				free(cs[k].reject);
+		}
+		if (r < 0) {
+			char *why = xasprintf(
+			    "spatch converted a site here that the analyzer holds unsafe or "
+			    "converts with another lock contract, and spatch's changes in this "
+			    "file cannot be undone site by site");
+
+			leave_untouched(c, "tools_disagree", why);
+			free(why);
+		}
+		free(out);
+		free(sp);
+		free(cs);
+		free(idx);
+	}
+}
+
+/*
+ * A verify finding that the original already had: __blk_end_request without the queue
+ * lock in a function whose 2.6.24 code called a legacy function that needed the lock
+ * (end_request, end_queued/dequeued_request, end_that_request_last) where the analysis
+ * found it not held. The conversion kept that call's contract; the bug predates it.
+ */
+static bool preexisting_lock_bug(struct mig *m, const struct bm_finding *f, struct cand *c)
+{
+	size_t bugs = 0, findings = 0;
+
+	if (f->kind != BM_FIND_LOCKED_VARIANT_WITHOUT_LOCK)
+		return false;
+	for (size_t i = 0; i < m->inv.nsites; i++) {
+		const struct bm_site *s = &m->inv.sites[i];
+
+		bugs += cand_of(m, s->file) == c && s->lock == BM_LOCK_NOT_HELD &&
+			combine_call_needs_lock(s->call) && s->function && f->function &&
+			!strcmp(s->function, f->function);
+	}
+	for (size_t i = 0; i < m->ver.nfindings; i++) {
+		const struct bm_finding *g = &m->ver.findings[i];
+
+		findings += g->kind == BM_FIND_LOCKED_VARIANT_WITHOUT_LOCK &&
+			    cand_of(m, g->file) == c && g->function && f->function &&
+			    !strcmp(g->function, f->function);
+	}
+	return bugs && findings <= bugs;
+}
+
+/*
  * Decide every inventory site's outcome from the post-spatch analysis: still there as
  * auto (the analyzer converts it), still there as manual (reported), or gone (spatch
  * converted it). Files where spatch converted a site the analyzer holds unsafe are
@@ -643,6 +770,17 @@ static void finish_sites(struct mig *m, size_t *converted, size_t *by_spatch)
 				set_manual(s, "unparsed", "the file was not converted");
 			continue;
 		}
+		if (m->notes && m->notes[i] && !c->problem) {
+			if (s->verdict == BM_MANUAL) {
+				char *t = xasprintf("%s; %s", s->reason_text ? s->reason_text : "",
+						    m->notes[i]);
+
+				free(s->reason_text);
+				s->reason_text = t;
+			} else {
+				strlist_push(&s->lock_evidence, m->notes[i]);
+			}
+		}
 		if (c->problem) {
 			if (s->verdict == BM_AUTO || !s->reason_code ||
 			    !strcmp(c->problem_code, "file_not_writable"))
@@ -759,6 +897,9 @@ static void mig_free(struct mig *m)
 	}
 	free(m->c);
 	free(m->origin);
+	for (size_t i = 0; m->notes && i < m->inv.nsites; i++)
+		free(m->notes[i]);
+	free(m->notes);
 	free(m->slots);
 	free(m->a.paths);
 	bm_run_free(&m->inv);
@@ -843,6 +984,9 @@ int cmd_migrate(int argc, char **argv)
 				atomic_replace_new(m.c[i].tmp, m.c[i].orig_data, m.c[i].orig_len,
 						   err, sizeof(err));
 		}
+
+		if (!m.spatch_failed)
+			judge_spatch(&m);
 
 		/* 3. the analyzer on spatch's result: the sites spatch left */
 		copy_options(&m.post.opt, &m.inv.opt);
@@ -956,6 +1100,16 @@ int cmd_migrate(int argc, char **argv)
 
 				if (!c || f->kind == BM_FIND_LEGACY_CALL)
 					continue;
+				if (preexisting_lock_bug(&m, f, c)) {
+					t = xasprintf("preexisting_lock_bug: %s (2.6.24 already "
+						      "called a function that needs the queue "
+						      "lock here without it; the conversion "
+						      "keeps that contract)",
+						      f->message);
+					free(f->message);
+					f->message = t;
+					continue;
+				}
 				t = xasprintf("verify: %s:%u: %s", c->orig, f->line, f->message);
 				leave_untouched(c, "verify_failed", t);
 				free(t);

@@ -27,4 +27,17 @@ int udiff_write(FILE *out, const char *path, const char *old, size_t old_len, co
 char *udiff_new_lines(const char *old, size_t old_len, const char *new, size_t new_len,
 		      unsigned first, unsigned last);
 
+/* One change block of a diff without context lines. */
+struct udiff_hunk {
+	unsigned old_first, old_count; /* 1-based; with old_count 0, inserted before old_first */
+	unsigned new_first, new_count;
+};
+
+/*
+ * The change blocks of @old -> @new, in order, into *@out (malloc'd, *@n of them).
+ * Returns 0, or -1 on a memory error.
+ */
+int udiff_hunks(const char *old, size_t old_len, const char *new, size_t new_len,
+		struct udiff_hunk **out, size_t *n);
+
 #endif

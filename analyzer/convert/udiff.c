@@ -400,3 +400,62 @@ char *udiff_new_lines(const char *old, size_t old_len, const char *new, size_t n
 	free(fwd.ops);
 	return res;
 }
+
+int udiff_hunks(const char *old, size_t old_len, const char *new, size_t new_len,
+		struct udiff_hunk **out, size_t *n)
+{
+	struct line *A, *B;
+	struct script fwd = {0};
+	size_t na, cap = 0, oa = 0, nb = 0;
+	struct udiff_hunk *h = NULL, *cur = NULL;
+
+	*out = NULL;
+	*n = 0;
+	if (old_len == new_len && memcmp(old, new, old_len) == 0)
+		return 0;
+	if (diff_script(old, old_len, new, new_len, &A, &na, &B, &fwd) < 0) {
+		free(fwd.ops);
+		return -1;
+	}
+	for (size_t i = 0; i < fwd.n; i++) {
+		char k = fwd.ops[i].kind;
+
+		if (k == ' ') {
+			cur = NULL;
+			oa++;
+			nb++;
+			continue;
+		}
+		if (!cur) {
+			if (*n == cap) {
+				struct udiff_hunk *nh =
+				    realloc(h, (cap = cap ? 2 * cap : 8) * sizeof(*h));
+
+				if (!nh) {
+					free(h);
+					free(A);
+					free(B);
+					free(fwd.ops);
+					return -1;
+				}
+				h = nh;
+			}
+			cur = &h[(*n)++];
+			cur->old_first = (unsigned)oa + 1;
+			cur->new_first = (unsigned)nb + 1;
+			cur->old_count = cur->new_count = 0;
+		}
+		if (k == '-') {
+			cur->old_count++;
+			oa++;
+		} else {
+			cur->new_count++;
+			nb++;
+		}
+	}
+	free(A);
+	free(B);
+	free(fwd.ops);
+	*out = h;
+	return 0;
+}
