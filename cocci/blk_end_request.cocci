@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /// Convert the 2.6.24 block completion calls (end_that_request_first/chunk/
 /// last, end_request, end_queued_request, end_dequeued_request) to the 2.6.25
 /// API (__blk_end_request, blk_end_request, blk_end_request_callback).
@@ -17,6 +18,11 @@
 // Confidence: Moderate
 // Copyright: (C) 2026 the blkmig authors.  GPLv2.
 // URL: see cocci/README.md of blkmig
+// Comments: run blkmig_facts.cocci over the whole tree first and give both
+//  the same -D facts=FILE: request functions, queue locks and ops tables set
+//  up in other files then count.  Without it each file is decided alone.
+//  Report mode also prints blkmig/preexisting_lock_bug for an old lock bug
+//  at a converted call.
 // Options: --no-includes --include-headers
 // Keywords: end_that_request_first, end_that_request_last, end_request, blk_end_request
 // Requires: 1.1.1
@@ -69,6 +75,7 @@ ASYNC = {}       # (file, name) -> how it runs (interrupt handler, timer, ...)
 LOCKID = {}      # lock expression -> (struct type, field): its identity
 PARTIAL = {}     # data-only first/chunk key -> first key of the loop after it
 LEFTOVER = {}    # first/chunk key of the leftover shape -> its parts
+NONFS = set()    # chunk keys passing R->data_len where R is not a fs request
 LEGACY = {}      # key -> dict(name, R, U, N, func, file)
 PAIRS = {}       # first/chunk key -> pair dict
 P2 = {}          # last key -> first key
@@ -364,7 +371,15 @@ def decide_pair_uncached(k1):
     ar = AROUND.get(k2)
     hi = (f, k2[1], k2[2])
     lo = pr["wstart"]
-    if held(k1):
+    # Not provably held, but no lock operation between the data part and
+    # end_that_request_last, which needed the queue lock: the lock state is
+    # the same at both, and __blk_end_request keeps that contract (if the
+    # old code ran without the lock, so does the new: the driver's bug).
+    contract = not held(k1) and ar is None and not any(
+        re.search(r"\bspin_(un)?lock", s["text"]) for s in window(lo, hi, f, func))
+    if contract:
+        pr["contract"] = True
+    if held(k1) or contract:
         if ar is not None:
             return ("report", "the queue lock is taken around end_that_request_last although it is already held at the data completion")
         for s in window(lo, hi, f, func):
@@ -402,6 +417,16 @@ def decide_pair_uncached(k1):
                 return ("report", "'%s' runs under the queue lock next to end_that_request_last; blk_end_request cannot keep it there" % one_line(s["text"]))
         outside = [s for s in window(lo, ar["lock"], f, func)
                    if not is_housekeeping(s["text"], R)]
+        # ubd: struct ubd *dev = req->rq_disk->private_data; unsigned long
+        # flags; used only by the lock pair that goes: they go too.
+        keep = []
+        for s in outside:
+            name = lock_only_decl(s, f, func, ar)
+            if name:
+                pr.setdefault("dropdecl", set()).add(name)
+            else:
+                keep.append(s)
+        outside = keep
         if not outside:
             return ("around", None)
         if not re.match(r"^[A-Za-z_]\w*$", norm(R)):
@@ -424,15 +449,43 @@ def decide_pair_uncached(k1):
     return ("report", "lock context unknown: the queue lock is neither provably held here (request_fn given to blk_init_queue, spin_lock on the queue lock, or a helper only called so) nor taken only around end_that_request_last")
 
 
+def lock_only_decl(s, f, func, ar):
+    """The name a declaration statement s declares when only the lock pair
+    at ar uses it (and its initializer has no side effects), else None."""
+    if not s["decl"]:
+        return None
+    m = re.match(r"^[^=;,]*?\b([A-Za-z_]\w*)\s*(=\s*([^;,]*))?;$",
+                 " ".join(tokens(s["text"])))
+    if not m or (m.group(3) and has_side_effects(m.group(3))):
+        return None
+    name = m.group(1)
+    stmts = STMTS.get((f, func), [])
+    for o in stmts:
+        if o is s or o["start"] in (ar["lock"], ar["unlock"]):
+            continue
+        leaf = not any(i is not o and not before(i["start"], o["start"]) and
+                       not before(o["end"], i["end"]) and
+                       (i["start"], i["end"]) != (o["start"], o["end"])
+                       for i in stmts)
+        if leaf and mentions(o["text"], name):
+            return None
+    return name
+
+
 def cond_dequeue_in(s, R, f, func):
-    """The statement 'if (!list_empty(&R->queuelist)) blkdev_dequeue_request(R);'
-    inside s (or s itself), or None."""
-    want = "if(!list_empty(&%s->queuelist))blkdev_dequeue_request(%s);" % (norm(R), norm(R))
-    if want not in norm(s["text"]):
+    """A conditional dequeue 'if (C) blkdev_dequeue_request(R);' (C without
+    side effects: ide-io's !list_empty(&rq->queuelist), ll_rw_blk's
+    dequeue flag) inside s or s itself, or None.  The final step dequeues a
+    request that is still queued, and a request not dequeued here must be
+    off the queue already (end_that_request_last required it)."""
+    tail = "blkdev_dequeue_request(%s);" % norm(R)
+    if tail not in norm(s["text"]):
         return None
     for o in STMTS.get((f, func), []):
-        if norm(o["text"]) == want and not before(o["start"], s["start"]) \
-                and not before(s["end"], o["end"]):
+        t = norm(o["text"])
+        m = re.match(r"^if\((.*)\)%s$" % re.escape(tail), t)
+        if m and not has_side_effects(m.group(1)) and \
+                not before(o["start"], s["start"]) and not before(s["end"], o["end"]):
             return o
     return None
 
@@ -723,6 +776,8 @@ def site_decision(k):
             hz = PAIRS[k].get("hoist") or {}
             extra = " (hoisted before it: %s)" % ", ".join(
                 "%s = %s" % (v, c) for c, v in sorted(hz.items())) if hz else ""
+            if PAIRS[k].get("contract") and a == "held":
+                return (True, "pair-contract", "%s + end_that_request_last -> %s%s (the queue lock is not provably held here, but end_that_request_last needed it and no lock operation lies between: the same contract)" % (n, pair_newfn(k), extra))
             return (True, "pair-" + a, "%s + end_that_request_last -> %s%s" % (n, pair_newfn(k), extra))
         if k in PARTIAL:
             a, why = decide_partial(k)
@@ -730,6 +785,15 @@ def site_decision(k):
                 return (True, "partial", "%s -> %s (part of the data; the loop at line %d ends the request with its own error)" % (n, partial_call(k), PARTIAL[k][1]))
             if why:
                 return (False, "partial", "%s not converted: %s" % (n, why))
+        lasts = sorted((o for o, l in LEGACY.items() if o[0] == k[0] and
+                        l["func"] == lg["func"] and l["name"] == "end_that_request_last"
+                        and norm(l["R"]) == norm(lg["R"])), key=lambda q: (q[1], q[2]))
+        if lasts:
+            if whole_request(n, lg["N"] or "", lg["R"]) or k in NONFS:
+                why = "that call is not reached on every path after this one"
+            else:
+                why = "this call completes '%s', not provably the whole request, so the request may still have bytes when that call ends it" % one_line(lg["N"] or "")
+            return (False, "data-only", "%s is not paired with end_that_request_last of the same request at line %d: %s; the new call would run the final step here when the bytes run out: decide where the request ends" % (n, lasts[0][1], why))
         return (False, "data-only", "%s without a matching end_that_request_last on every completion path of this function: the new call would also run the final step here; convert by hand" % n)
     # end_that_request_last
     if k in P2:
@@ -737,6 +801,8 @@ def site_decision(k):
         a, why = decide_pair(k1)
         if a == "report":
             return (False, "pair", "end_that_request_last not converted: %s" % why)
+        if PAIRS[k1].get("contract") and a == "held":
+            return (True, "pair-contract", "end_that_request_last folded into %s (same lock contract)" % pair_newfn(k1))
         return (True, "pair-" + a, "end_that_request_last folded into %s" % pair_newfn(k1))
     a, why = decide_last_only(k)
     if a == "convert":
@@ -951,6 +1017,8 @@ def plan(f):
                 m = re.match(r"^spin_lock_irqsave\(.*,([A-Za-z_]\w*)\);$", norm(st["text"]))
                 if st["start"] == ar["lock"] and m:
                     pl["flags"].add((pr["func"], m.group(1)))
+            for name in pr.get("dropdecl", ()):
+                pl["flags"].add((pr["func"], name))
             pl["locks"].add(ar["lock"])
             pl["locks"].add(ar["unlock"])
             for s in window(ar["lock_end"], k2, f, pr["func"]):
@@ -1041,7 +1109,7 @@ def reset_for(f):
     for d in (RQFN, QLOCK, CALLS, FUNC_OF, LEGACY, PAIRS, P2, AROUND, STMTS, ASYNC, LOCKID, PARTIAL, LEFTOVER,
               LOCALS, VARS, DECISION, SNAP, CALLEE, PLAN, INTEREST_CACHE, FAILED):
         d.clear()
-    for s in (EU, AU, AL, NONCALL, PARAMS, FUNCS_SEEN, ERROR_USED, FINAL):
+    for s in (EU, AU, AL, NONCALL, PARAMS, FUNCS_SEEN, ERROR_USED, FINAL, NONFS):
         s.clear()
     seed_from_facts(f)
 
@@ -1552,6 +1620,20 @@ record_legacy(p, ln, R, U, None, pu)
 //    end_that_request_last of the same request in the same function.
 // ---------------------------------------------------------------------------
 // if (!end_that_request_first(rq, u, n)) { ...; end_that_request_last(rq, u); ... }
+// rq->data_len is the whole request (blk_rq_bytes) when rq is not a
+// filesystem request (ide-cd: the else branch of if (blk_fs_request(rq))).
+@nonfs depends on has_legacy@
+expression R, U;
+statement S;
+position p;
+@@
+if (blk_fs_request(R)) S else { <... end_that_request_chunk@p(R, U, R->data_len) ...> }
+
+@script:python@
+p << nonfs.p;
+@@
+NONFS.add(key(p))
+
 @s1 depends on has_legacy@
 identifier fst =~ "^end_that_request_(first|chunk)$";
 expression R, U, U2, N;
@@ -1722,7 +1804,7 @@ U2 << s6.U2;
 R << s6.R;
 N << s6.N;
 @@
-if whole_request(LEGACY[key(p1)]["name"], N, R):
+if whole_request(LEGACY[key(p1)]["name"], N, R) or key(p1) in NONFS:
     record_pair(p1, p2, U2, "ignored", endkey(p1))
 
 @s6b depends on has_legacy@
@@ -1741,7 +1823,7 @@ U2 << s6b.U2;
 R << s6b.R;
 N << s6b.N;
 @@
-if whole_request(LEGACY[key(p1)]["name"], N, R):
+if whole_request(LEGACY[key(p1)]["name"], N, R) or key(p1) in NONFS:
     record_pair(p1, p2, U2, "var-whole", endkey(p1))
 
 // The queue lock taken only around end_that_request_last of a pair.
@@ -2407,6 +2489,14 @@ type T;
 position p : script:python(fl) { flags_unused(p, fl) };
 @@
 - T fl@p;
+
+@depends on has_legacy && (patch)@
+identifier fl;
+type T;
+expression E;
+position p : script:python(fl) { flags_unused(p, fl) };
+@@
+- T fl@p = E;
 
 // The leftover shape (matched again here: positions have moved).
 @slt depends on has_legacy && (patch)@
