@@ -732,9 +732,16 @@ def lock_bug(k):
     lg = LEGACY.get(k)
     if lg is None or not site_ok(k):
         return None
+    k1 = P2.get(k, k)
+    if k1 in PAIRS and pair_newfn(k1) != "__blk_end_request":
+        return None     # blk_end_request takes the lock itself
+    if any(k in (a, lo["k2"], lo["k3"]) for a, lo in LEFTOVER.items()):
+        return None
+    if k1 in AU and k1 not in AL:
+        return "on a path after the queue lock is released"
     how = ASYNC.get((k[0], lg["func"]))
-    if how and k in EU and k not in AL:
-        return how
+    if how and k1 in EU and k1 not in AL:
+        return "in %s, %s" % (lg["func"], how)
     return None
 
 
@@ -2816,7 +2823,7 @@ ok, rule, msg = site_decision(key(p))
 coccilib.report.print_report(p[0], "%s blkmig/%s: %s" % ("INFO" if ok else "WARNING", rule, msg))
 how = lock_bug(key(p))
 if how:
-    coccilib.report.print_report(p[0], "WARNING blkmig/preexisting_lock_bug: %s runs here without the queue lock in %s, %s; the old call needed the lock too: converted to __blk_end_request (same contract), take the queue lock around it" % (LEGACY[key(p)]["name"], LEGACY[key(p)]["func"], how))
+    coccilib.report.print_report(p[0], "WARNING blkmig/preexisting_lock_bug: %s runs here without the queue lock %s; the old call needed the lock too: converted to __blk_end_request (same contract), take the queue lock around it" % (LEGACY[key(p)]["name"], how))
 
 @script:python depends on org@
 p << rp.p;

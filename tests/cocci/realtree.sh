@@ -14,25 +14,31 @@
 #               hard-linked; the convert script renames new files over)
 # and prints "cocci realtree: N/125 converted".
 #
-# The tree is unpacked once into build/realtree/linux-2.6.24 (reused while
-# its stamp is there) from $BLKMIG_CORPUS (default ../shared/corpus beside
-# the checkout).  COCCI_REALTREE=0 leaves the case out (it is then reported
-# as a failure, so it cannot be skipped silently in make check).
+#   compiles    each converted file compiles for 2.6.25 (realtree suite's
+#               compile-check.sh), each file with a site left fails it; the
+#               verdicts equal tests/cocci/realtree.compile
+#
+# The tree comes from tests/realtree/prepare.sh (unpacked and configured
+# once into build/realtree; corpus from $CORPUS or $BLKMIG_CORPUS, default
+# ../shared/corpus beside the checkout).  COCCI_REALTREE=0 leaves the case
+# out (reported as a failure, so it cannot be skipped silently).
 
-rt_corpus=${BLKMIG_CORPUS:-$top/../shared/corpus}
-rt_tar=$rt_corpus/linux-2.6.24.tar.xz
-rt_build=$top/build/realtree
-rt_src=$rt_build/linux-2.6.24
 rt_work=$top/build/cocci-realtree
 rt_expected=$here/realtree.expected
+rt_prepare=$top/tests/realtree/prepare.sh
 
+# The pristine tree and a kbuild-configured copy, shared with the realtree
+# suite (tests/realtree/prepare.sh: unpacked once into build/realtree).
 realtree_unpack() {
-	[ -f "$rt_src/.blkmig-unpacked" ] && return 0
-	[ -r "$rt_tar" ] || return 1
-	rm -rf "$rt_src"
-	mkdir -p "$rt_build" || return 1
-	nice -n 10 tar -xJf "$rt_tar" -C "$rt_build" || return 1
-	: >"$rt_src/.blkmig-unpacked"
+	local paths
+	[ -x "$rt_prepare" ] || { echo "no $rt_prepare" >"$tmp/rt.prep"; return 1; }
+	if [ -n "${BLKMIG_CORPUS:-}" ] && [ -z "${CORPUS:-}" ]; then
+		export CORPUS=$BLKMIG_CORPUS/linux-2.6.24.tar.xz
+	fi
+	paths=$(nice -n 10 "$rt_prepare" "$top/build" 2>"$tmp/rt.prep") || return 1
+	rt_src=$(sed -n 1p <<<"$paths")
+	rt_kbuild=$(sed -n 2p <<<"$paths")
+	[ -d "$rt_src" ] && [ -d "$rt_kbuild" ]
 }
 
 # The outcome table: one line per site, relative to the tree, no message
@@ -54,14 +60,13 @@ realtree_case() {
 		return
 	fi
 	if ! realtree_unpack; then
-		fail realtree/unpack "cannot unpack $rt_tar (set BLKMIG_CORPUS to the directory holding it)"
+		fail realtree/prepare "$(tail -3 "$tmp/rt.prep")"
 		return
 	fi
-	find "$rt_src" -newer "$rt_src/.blkmig-unpacked" -type f -print -quit >"$tmp/rt.touched"
+	: >"$tmp/rt.stamp"
 	rm -rf "$rt_work"
 	mkdir -p "$rt_work"
 	cp -al "$rt_src" "$rt_work/" || { fail realtree/copy "cp -al failed"; return; }
-	rm -f "$rt_work/linux-2.6.24/.blkmig-unpacked"
 
 	# what `make cocci-convert TREE=...` runs (make itself would turn the
 	# script's exit status 1, "sites left", into 2)
@@ -84,7 +89,7 @@ realtree_case() {
 	fi
 
 	left=$(grep -c ': left ' "$table")
-	listed=$(grep -c '^/.*: WARNING blkmig/\|^/.*: not parsed by spatch' "$out")
+	listed=$(grep -v 'preexisting_lock_bug' "$out" | grep -c '^/.*: WARNING blkmig/\|^/.*: not parsed by spatch')
 	if [ "$total" -eq 125 ] && [ $((n + left)) -eq "$total" ] &&
 		! grep -q 'blkmig/unknown\|blkmig/internal' "$sites" &&
 		[ "$(cut -d: -f1,2 "$table" | grep -v preexisting | sort | uniq -d | wc -l)" = 0 ] &&
@@ -120,11 +125,44 @@ realtree_case() {
 		pass realtree/again
 	fi
 
-	if [ -s "$tmp/rt.touched" ] ||
-		find "$rt_src" -newer "$rt_src/.blkmig-unpacked" -type f | grep -q .; then
-		fail realtree/pristine "the unpacked tree was modified: $(head -1 "$tmp/rt.touched")"
+	if find "$rt_src" -newer "$tmp/rt.stamp" -type f | grep -q .; then
+		fail realtree/pristine "the unpacked tree was modified: $(find "$rt_src" -newer "$tmp/rt.stamp" -type f | head -1)"
 	else
 		pass realtree/pristine
+	fi
+
+	# Every file whose sites all converted compiles for the 2.6.25 API
+	# (tests/realtree/compile-check.sh: kernel flags, legacy names made to
+	# fail; SKIP where the original does not build on x86_64); a file with a
+	# site left must fail it.  The verdicts are part of the table.
+	local full partial
+	full=$(grep -v ': preexisting_lock_bug$' "$table" | awk -F: '
+		{ f[$1] = 1; if ($0 ~ / left /) l[$1] = 1 }
+		END { for (x in f) if (!(x in l)) print x }' | sort)
+	partial=$(grep ': left ' "$table" | cut -d: -f1 | sort -u)
+	nice -n 10 "$top/tests/realtree/compile-check.sh" --tree "$rt_kbuild" \
+		--src "$rt_work/linux-2.6.24" -j "${COCCI_TEST_JOBS:-2}" $full \
+		>"$tmp/rt.compile" 2>&1
+	if ! grep -q '^FAIL ' "$tmp/rt.compile" &&
+		[ "$(grep -c '^\(OK\|SKIP\) ' "$tmp/rt.compile")" = "$(wc -w <<<"$full")" ]; then
+		pass realtree/compiles
+	else
+		fail realtree/compiles "$(grep -v '^OK ' "$tmp/rt.compile" | head -10)"
+	fi
+	nice -n 10 "$top/tests/realtree/compile-check.sh" --tree "$rt_kbuild" \
+		--src "$rt_work/linux-2.6.24" -j "${COCCI_TEST_JOBS:-2}" $partial \
+		>"$tmp/rt.compile2" 2>&1
+	if [ "$(grep -c '^\(FAIL\|SKIP\) ' "$tmp/rt.compile2")" = "$(wc -w <<<"$partial")" ]; then
+		pass realtree/left-sites-fail-compile
+	else
+		fail realtree/left-sites-fail-compile "$(grep '^OK ' "$tmp/rt.compile2" | head -5)"
+	fi
+	sed -n 's/^\(OK\|SKIP\|FAIL\) \([^:]*\).*/\2: compile \1/p' \
+		"$tmp/rt.compile" "$tmp/rt.compile2" | LC_ALL=C sort >"$tmp/rt.verdicts"
+	if diff -u "$here/realtree.compile" "$tmp/rt.verdicts" >"$tmp/rt.cdiff"; then
+		pass realtree/compile-verdicts
+	else
+		fail realtree/compile-verdicts "differs from tests/cocci/realtree.compile: $(head -20 "$tmp/rt.cdiff")"
 	fi
 }
 
