@@ -484,7 +484,8 @@ def cond_dequeue_in(s, R, f, func):
     for o in STMTS.get((f, func), []):
         t = norm(o["text"])
         m = re.match(r"^if\((.*)\)%s$" % re.escape(tail), t)
-        if m and not has_side_effects(m.group(1)) and \
+        if m and (not has_side_effects(m.group(1)) or m.group(1) ==
+                  "!list_empty(&%s->queuelist)" % norm(R)) and \
                 not before(o["start"], s["start"]) and not before(s["end"], o["end"]):
             return o
     return None
@@ -801,6 +802,9 @@ def site_decision(k):
             else:
                 why = "this call completes '%s', not provably the whole request, so the request may still have bytes when that call ends it" % one_line(lg["N"] or "")
             return (False, "data-only", "%s is not paired with end_that_request_last of the same request at line %d: %s; the new call would run the final step here when the bytes run out: decide where the request ends" % (n, lasts[0][1], why))
+        if not any(o[0] == k[0] and l["func"] == lg["func"] and
+                   l["name"] == "end_that_request_last" for o, l in LEGACY.items()):
+            return (False, "data-only", "%s completes bytes only and nothing in this function ends the request (no end_that_request_last): every new call also runs the final step when the bytes run out; decide whether the request should end here or where it is ended now" % n)
         return (False, "data-only", "%s without a matching end_that_request_last on every completion path of this function: the new call would also run the final step here; convert by hand" % n)
     # end_that_request_last
     if k in P2:
