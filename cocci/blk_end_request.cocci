@@ -446,6 +446,10 @@ def decide_pair_uncached(k1):
         return ("callback", None)
     if ar is not None:
         return ("report", "the queue lock is taken around end_that_request_last, but the lock state at the data completion is not provably released")
+    lks = [one_line(s["text"]) for s in window(lo, hi, f, func)
+           if re.search(r"\bspin_(un)?lock", s["text"])]
+    if lks:
+        return ("report", "'%s' between the data completion and end_that_request_last takes or releases a lock not known to be the queue lock (the facts pass over the whole tree names the locks given to blk_init_queue): decide whether it is the queue lock" % lks[0])
     return ("report", "lock context unknown: the queue lock is neither provably held here (request_fn given to blk_init_queue, spin_lock on the queue lock, or a helper only called so) nor taken only around end_that_request_last")
 
 
