@@ -53,6 +53,7 @@ realtree_table() {
 }
 
 realtree_case() {
+	cd "$tmp" || return	# spatch --jobs writes its scratch dirs into the cwd
 	local out=$tmp/realtree.out sites=$tmp/realtree.sites table=$tmp/realtree.table
 	local n total left listed
 	if [ "${COCCI_REALTREE:-1}" = 0 ]; then
