@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-only
 /// Convert the 2.6.24 block completion calls (end_that_request_first/chunk/
 /// last, end_request, end_queued_request, end_dequeued_request) to the 2.6.25
 /// API (__blk_end_request, blk_end_request, blk_end_request_callback).
@@ -17,6 +18,11 @@
 // Confidence: Moderate
 // Copyright: (C) 2026 the blkmig authors.  GPLv2.
 // URL: see cocci/README.md of blkmig
+// Comments: run blkmig_facts.cocci over the whole tree first and give both
+//  the same -D facts=FILE: request functions, queue locks and ops tables set
+//  up in other files then count.  Without it each file is decided alone.
+//  Report mode also prints blkmig/preexisting_lock_bug for an old lock bug
+//  at a converted call.
 // Options: --no-includes --include-headers
 // Keywords: end_that_request_first, end_that_request_last, end_request, blk_end_request
 // Requires: 1.1.1
@@ -49,6 +55,9 @@ LEGACY_RE = r"^(end_that_request_(first|chunk|last)|end_request|end_queued_reque
 RELEVANT_RE = r"^(end_that_request_(first|chunk|last)|end_request|end_queued_request|end_dequeued_request|add_disk_randomness|blkdev_dequeue_request|blk_queue_end_tag|spin_(un)?lock(_irq|_irqsave|_irqrestore|_bh)?)$"
 WRAPPERS = ("end_request", "end_queued_request", "end_dequeued_request")
 MAX_CB_STMTS = 6
+# Callers followed up from a completion helper to a function whose lock
+# state is known (sx8: carm_interrupt -> ... -> carm_end_request_queued is 5).
+MAX_CALL_DEPTH = 7
 C_KEYWORDS = set("""auto break case char const continue default do double else enum
 extern float for goto if inline int long register restrict return short signed
 sizeof static struct switch typedef union unsigned void volatile while typeof
@@ -62,6 +71,11 @@ AL = set()       # call keys reachable from a lock without an unlock
 CALLS = {}       # (file, callee) -> [call keys]
 FUNC_OF = {}     # key -> enclosing function
 NONCALL = set()  # (file, name) of functions used other than by a call
+ASYNC = {}       # (file, name) -> how it runs (interrupt handler, timer, ...)
+LOCKID = {}      # lock expression -> (struct type, field): its identity
+PARTIAL = {}     # data-only first/chunk key -> first key of the loop after it
+LEFTOVER = {}    # first/chunk key of the leftover shape -> its parts
+NONFS = set()    # chunk keys passing R->data_len where R is not a fs request
 LEGACY = {}      # key -> dict(name, R, U, N, func, file)
 PAIRS = {}       # first/chunk key -> pair dict
 P2 = {}          # last key -> first key
@@ -89,8 +103,15 @@ def is_qlock(l, f=None):
     if l.endswith("->queue_lock"):
         return True
     if f is None:
-        return any(l in s for s in QLOCK.values())
-    return l in QLOCK.get(f, set())
+        locks = set().union(*QLOCK.values()) if QLOCK else set()
+    else:
+        locks = QLOCK.get(f, set())
+    if l in locks:
+        return True
+    # the same lock spelled through another pointer of the same type:
+    # &dev->lock where blk_init_queue got &ubd_dev->lock (both struct ubd)
+    ident = LOCKID.get(l)
+    return ident is not None and any(LOCKID.get(q) == ident for q in locks)
 
 
 TOKEN_RE = re.compile(r"\s*(->|\+\+|--|<<=|>>=|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&|^!~<>=?:,()\[\].;{}]|[A-Za-z_]\w*|\d\w*|'(?:\\.|[^'])*'|\"(?:\\.|[^\"])*\"|\S)")
@@ -252,7 +273,7 @@ def sectors_to_bytes(n, r):
 def entry_held(f, func, depth=0):
     if func in RQFN.get(f, set()):
         return True
-    if depth > 3 or (f, func) in NONCALL:
+    if depth > MAX_CALL_DEPTH or (f, func) in NONCALL:
         return False
     sites = CALLS.get((f, func), [])
     if not sites:
@@ -350,12 +371,27 @@ def decide_pair_uncached(k1):
     ar = AROUND.get(k2)
     hi = (f, k2[1], k2[2])
     lo = pr["wstart"]
-    if held(k1):
+    # Not provably held, but no lock operation between the data part and
+    # end_that_request_last, which needed the queue lock: the lock state is
+    # the same at both, and __blk_end_request keeps that contract (if the
+    # old code ran without the lock, so does the new: the driver's bug).
+    contract = not held(k1) and ar is None and not any(
+        re.search(r"\bspin_(un)?lock", s["text"]) for s in window(lo, hi, f, func))
+    if contract:
+        pr["contract"] = True
+    if held(k1) or contract:
         if ar is not None:
             return ("report", "the queue lock is taken around end_that_request_last although it is already held at the data completion")
         for s in window(lo, hi, f, func):
             if is_housekeeping(s["text"], R):
                 continue
+            cd = cond_dequeue_in(s, R, f, func)
+            if cd is not None:
+                # ide-io: if (dequeue) { if (!list_empty(&rq->queuelist))
+                # blkdev_dequeue_request(rq); ... }: the final step dequeues
+                # a request that is still queued; the rest stays after it
+                pr.setdefault("drop", set()).add(cd["key"])
+                s = dict(s, text=norm(s["text"]).replace(norm(cd["text"]), "", 1))
             alias = next((a for a in aliases_of(f, func, root(R))
                           if mentions(s["text"], a)), None)
             if alias:
@@ -381,6 +417,16 @@ def decide_pair_uncached(k1):
                 return ("report", "'%s' runs under the queue lock next to end_that_request_last; blk_end_request cannot keep it there" % one_line(s["text"]))
         outside = [s for s in window(lo, ar["lock"], f, func)
                    if not is_housekeeping(s["text"], R)]
+        # ubd: struct ubd *dev = req->rq_disk->private_data; unsigned long
+        # flags; used only by the lock pair that goes: they go too.
+        keep = []
+        for s in outside:
+            name = lock_only_decl(s, f, func, ar)
+            if name:
+                pr.setdefault("dropdecl", set()).add(name)
+            else:
+                keep.append(s)
+        outside = keep
         if not outside:
             return ("around", None)
         if not re.match(r"^[A-Za-z_]\w*$", norm(R)):
@@ -400,7 +446,53 @@ def decide_pair_uncached(k1):
         return ("callback", None)
     if ar is not None:
         return ("report", "the queue lock is taken around end_that_request_last, but the lock state at the data completion is not provably released")
+    lks = [one_line(s["text"]) for s in window(lo, hi, f, func)
+           if re.search(r"\bspin_(un)?lock", s["text"])]
+    if lks:
+        return ("report", "'%s' between the data completion and end_that_request_last takes or releases a lock not known to be the queue lock (the facts pass over the whole tree names the locks given to blk_init_queue): decide whether it is the queue lock" % lks[0])
     return ("report", "lock context unknown: the queue lock is neither provably held here (request_fn given to blk_init_queue, spin_lock on the queue lock, or a helper only called so) nor taken only around end_that_request_last")
+
+
+def lock_only_decl(s, f, func, ar):
+    """The name a declaration statement s declares when only the lock pair
+    at ar uses it (and its initializer has no side effects), else None."""
+    if not s["decl"]:
+        return None
+    m = re.match(r"^[^=;,]*?\b([A-Za-z_]\w*)\s*(=\s*([^;,]*))?;$",
+                 " ".join(tokens(s["text"])))
+    if not m or (m.group(3) and has_side_effects(m.group(3))):
+        return None
+    name = m.group(1)
+    stmts = STMTS.get((f, func), [])
+    for o in stmts:
+        if o is s or o["start"] in (ar["lock"], ar["unlock"]):
+            continue
+        leaf = not any(i is not o and not before(i["start"], o["start"]) and
+                       not before(o["end"], i["end"]) and
+                       (i["start"], i["end"]) != (o["start"], o["end"])
+                       for i in stmts)
+        if leaf and mentions(o["text"], name):
+            return None
+    return name
+
+
+def cond_dequeue_in(s, R, f, func):
+    """A conditional dequeue 'if (C) blkdev_dequeue_request(R);' (C without
+    side effects: ide-io's !list_empty(&rq->queuelist), ll_rw_blk's
+    dequeue flag) inside s or s itself, or None.  The final step dequeues a
+    request that is still queued, and a request not dequeued here must be
+    off the queue already (end_that_request_last required it)."""
+    tail = "blkdev_dequeue_request(%s);" % norm(R)
+    if tail not in norm(s["text"]):
+        return None
+    for o in STMTS.get((f, func), []):
+        t = norm(o["text"])
+        m = re.match(r"^if\((.*)\)%s$" % re.escape(tail), t)
+        if m and (not has_side_effects(m.group(1)) or m.group(1) ==
+                  "!list_empty(&%s->queuelist)" % norm(R)) and \
+                not before(o["start"], s["start"]) and not before(s["end"], o["end"]):
+            return o
+    return None
 
 
 def aliases_of(f, func, r):
@@ -495,7 +587,79 @@ def converted_pair(k1):
     return pair_action(k1) in ("held", "around", "callback")
 
 
+def decide_partial(k0):
+    """X = first/chunk(rq, u, n) completing part of the data, followed on
+    every path by a converted 'while (X) X = ...' loop whose pair ends the
+    request (mmc's good blocks before its error loop).  The new call returns
+    1 while bytes remain, so the loop still ends the request, with its own
+    error: two calls, with the bytes left between them."""
+    k1 = PARTIAL.get(k0)
+    lg = LEGACY[k0]
+    if k1 is None or k1 not in PAIRS:
+        return ("report", None)
+    if not converted_pair(k1) or pair_action(k1) != "held":
+        return ("report", "the loop at line %d that ends this request is not converted: convert both by hand" % k1[1])
+    if norm(lg["R"]) != norm(PAIRS[k1]["R"]) or not is_rq_expr(lg["R"]):
+        return ("report", "the loop at line %d ends another request expression" % k1[1])
+    if not held(k0):
+        return ("report", "the queue lock is not provably held here (the loop at line %d runs under it): decide __blk_end_request or blk_end_request" % k1[1])
+    if err_value(lg["U"]) is None:
+        return ("report", "the uptodate value '%s' has side effects and cannot be turned into an error value exactly" % one_line(lg["U"]))
+    return ("convert", None)
+
+
+def decide_leftover(k1):
+    """scsi_end_request: if (chunk(rq, u, n)) { leftover; if (C) chunk(rq,
+    0, leftover); else { [requeue;] return; } } randomness; lock; [tag];
+    last(rq, u); unlock.  Becomes if (blk_end_request(rq, E(u), n)) { ...
+    if (C) blk_end_request(rq, E(u2), leftover); else ... }: the final
+    step now runs inside the call that completes the last bytes, so its
+    error must be the one the old final step got."""
+    lo = LEFTOVER[k1]
+    lg = LEGACY[k1]
+    U, U2, C = lg["U"], lo["U2"], lo["C"]
+    if any(o[0] == k1[0] and LEGACY[o]["func"] == lg["func"] and
+           o not in (k1, lo["k2"], lo["k3"]) for o in LEGACY):
+        return ("report", "other legacy calls in this function: convert it by hand")
+    if not is_rq_expr(lg["R"]):
+        return ("report", "the request expression '%s' is not a plain variable or field" % one_line(lg["R"]))
+    if not lo["S3"]:
+        return ("report", "when '%s' is false the leftover bytes stay and the old code still ran end_that_request_last, ending the request with bios pending; 2.6.25 cannot end a request that still has bytes: decide whether to complete the leftover (with which error) or to keep the request" % one_line(lo["C"]))
+    if not is_exit(lo["S3"]):
+        return ("report", "the branch that keeps the leftover ('%s') does not leave the function: the old code then ended the request with bytes pending, which 2.6.25 cannot do; decide how the request ends" % one_line(lo["S3"]))
+    if err_value(U) is None or err_value(U2) is None:
+        return ("report", "an uptodate value has side effects")
+    conj = [norm(c) for c in " ".join(strip_parens(tokens(C))).split("&&")]
+    same = norm(U2) == norm(U) or \
+        (err_value(U2) == "-EIO" and "!" + norm(U) in conj)
+    if not same:
+        return ("report", "the leftover is completed with uptodate %s but the final step gets %s, which can differ under '%s': 2.6.25 runs the final step inside the call that completes the leftover; decide which error the request ends with" % (one_line(U2), one_line(U), one_line(C)))
+    if not is_qlock(lo["L"], k1[0]):
+        return ("report", "the lock taken around end_that_request_last (%s) is not provably the queue lock" % one_line(lo["L"]))
+    if not unlocked(k1):
+        return ("report", "the queue lock may be held at the data completion: blk_end_request would take it again")
+    return ("convert", None)
+
+
+def leftover_func(p):
+    """Is p in a function whose leftover shape converts?"""
+    if failed():
+        return False
+    func = p[0].current_element
+    return any(k[0] == CURFILE[0] and LEGACY[k]["func"] == func and
+               decide_leftover(k)[0] == "convert" for k in LEFTOVER)
+
+
+def partial_call(k0):
+    lg = LEGACY[k0]
+    r = norm(lg["R"])
+    b = sectors_to_bytes(lg["N"], r) if lg["name"] == "end_that_request_first" else lg["N"]
+    return "__blk_end_request(%s, %s, %s)" % (r, E_of(k0, lg["U"]), b)
+
+
 def converted_shape(k1):
+    if k1 in PARTIAL and k1 not in PAIRS:
+        return "partial" if not failed() and decide_partial(k1)[0] == "convert" else None
     if not converted_pair(k1):
         return None
     return PAIRS[k1]["shape"]
@@ -518,6 +682,32 @@ def decide_wrapper(k):
     return ("convert", None)
 
 
+def decide_last_only(k):
+    if any(k == lo["k3"] for lo in LEFTOVER.values()):
+        return ("report", "part of a leftover shape")
+    return decide_last_only1(k)
+
+
+def decide_last_only1(k):
+    """end_that_request_last with no data completion in its function.  The
+    new call is __blk_end_request(rq, E(u), blk_rq_bytes(rq)): never 0
+    bytes, which would leave a request that still carries bios pending."""
+    lg = LEGACY[k]
+    f, func = k[0], lg["func"]
+    data = [o for o, l in LEGACY.items() if o[0] == f and l["func"] == func
+            and l["name"] in ("end_that_request_first", "end_that_request_chunk")]
+    if data:
+        o = sorted(data, key=lambda q: (q[1], q[2]))[0]
+        return ("report", "%s at line %d of this function also completes this request's data, in a shape this patch does not pair with this call: decide which new call ends the request" % (LEGACY[o]["name"], o[1]))
+    if not is_rq_expr(lg["R"]):
+        return ("report", "the request expression '%s' is not a plain variable or field: it would be evaluated more than once" % one_line(lg["R"]))
+    if err_value(lg["U"]) is None:
+        return ("report", "the uptodate value '%s' has side effects and cannot be turned into an error value exactly" % one_line(lg["U"]))
+    if re.search(r"\bbio_endio\s*\(", file_text(f)):
+        return ("report", "this driver ends bios itself (bio_endio in this file) without advancing the request: blk_rq_bytes(rq) would complete them a second time and 0 bytes would leave the request pending; decide whether to drop the driver's own bio completion and pass blk_rq_bytes(rq)")
+    return ("convert", None)
+
+
 def site_ok(k):
     """Does patch mode convert (or fold away) the legacy call at k?"""
     if failed():
@@ -528,9 +718,36 @@ def site_ok(k):
     n = lg["name"]
     if n in WRAPPERS:
         return decide_wrapper(k)[0] == "convert"
+    for k1, lo in LEFTOVER.items():
+        if k in (k1, lo["k2"], lo["k3"]):
+            return decide_leftover(k1)[0] == "convert"
     if n in ("end_that_request_first", "end_that_request_chunk"):
+        if k in PARTIAL and k not in PAIRS:
+            return decide_partial(k)[0] == "convert"
         return k in PAIRS and converted_pair(k)
-    return k in P2 and converted_pair(P2[k])
+    if k in P2:
+        return converted_pair(P2[k])
+    return decide_last_only(k)[0] == "convert"
+
+
+def lock_bug(k):
+    """A converted call that needs the queue lock, reachable without it from
+    the entry of a function the kernel runs without it (an interrupt
+    handler, a timer, a tasklet): the old call had the same bug."""
+    lg = LEGACY.get(k)
+    if lg is None or not site_ok(k):
+        return None
+    k1 = P2.get(k, k)
+    if k1 in PAIRS and pair_newfn(k1) != "__blk_end_request":
+        return None     # blk_end_request takes the lock itself
+    if any(k in (a, lo["k2"], lo["k3"]) for a, lo in LEFTOVER.items()):
+        return None
+    if k1 in AU and k1 not in AL:
+        return "on a path after the queue lock is released"
+    how = ASYNC.get((k[0], lg["func"]))
+    if how and k1 in EU and k1 not in AL:
+        return "in %s, %s" % (lg["func"], how)
+    return None
 
 
 def site_decision(k):
@@ -545,6 +762,12 @@ def site_decision(k):
     n = lg["name"]
     if lg.get("macro"):
         return (False, "macro", "%s inside a macro definition: convert the macro by hand" % n)
+    for k1, lo in LEFTOVER.items():
+        if k in (k1, lo["k2"], lo["k3"]):
+            a, why = decide_leftover(k1)
+            if a == "convert":
+                return (True, "leftover", "%s -> blk_end_request (data part with leftover and requeue; the final step taken under the lock around end_that_request_last at line %d now runs inside the call)" % (n, lo["k3"][1]))
+            return (False, "leftover", "%s not converted: %s" % (n, why))
     if n in WRAPPERS:
         a, why = decide_wrapper(k)
         if a == "convert":
@@ -565,7 +788,27 @@ def site_decision(k):
             hz = PAIRS[k].get("hoist") or {}
             extra = " (hoisted before it: %s)" % ", ".join(
                 "%s = %s" % (v, c) for c, v in sorted(hz.items())) if hz else ""
+            if PAIRS[k].get("contract") and a == "held":
+                return (True, "pair-contract", "%s + end_that_request_last -> %s%s (the queue lock is not provably held here, but end_that_request_last needed it and no lock operation lies between: the same contract)" % (n, pair_newfn(k), extra))
             return (True, "pair-" + a, "%s + end_that_request_last -> %s%s" % (n, pair_newfn(k), extra))
+        if k in PARTIAL:
+            a, why = decide_partial(k)
+            if a == "convert":
+                return (True, "partial", "%s -> %s (part of the data; the loop at line %d ends the request with its own error)" % (n, partial_call(k), PARTIAL[k][1]))
+            if why:
+                return (False, "partial", "%s not converted: %s" % (n, why))
+        lasts = sorted((o for o, l in LEGACY.items() if o[0] == k[0] and
+                        l["func"] == lg["func"] and l["name"] == "end_that_request_last"
+                        and norm(l["R"]) == norm(lg["R"])), key=lambda q: (q[1], q[2]))
+        if lasts:
+            if whole_request(n, lg["N"] or "", lg["R"]) or k in NONFS:
+                why = "that call is not reached on every path after this one"
+            else:
+                why = "this call completes '%s', not provably the whole request, so the request may still have bytes when that call ends it" % one_line(lg["N"] or "")
+            return (False, "data-only", "%s is not paired with end_that_request_last of the same request at line %d: %s; the new call would run the final step here when the bytes run out: decide where the request ends" % (n, lasts[0][1], why))
+        if not any(o[0] == k[0] and l["func"] == lg["func"] and
+                   l["name"] == "end_that_request_last" for o, l in LEGACY.items()):
+            return (False, "data-only", "%s completes bytes only and nothing in this function ends the request (no end_that_request_last): every new call also runs the final step when the bytes run out; decide whether the request should end here or where it is ended now" % n)
         return (False, "data-only", "%s without a matching end_that_request_last on every completion path of this function: the new call would also run the final step here; convert by hand" % n)
     # end_that_request_last
     if k in P2:
@@ -573,8 +816,14 @@ def site_decision(k):
         a, why = decide_pair(k1)
         if a == "report":
             return (False, "pair", "end_that_request_last not converted: %s" % why)
+        if PAIRS[k1].get("contract") and a == "held":
+            return (True, "pair-contract", "end_that_request_last folded into %s (same lock contract)" % pair_newfn(k1))
         return (True, "pair-" + a, "end_that_request_last folded into %s" % pair_newfn(k1))
-    return (False, "last-only", "end_that_request_last without a preceding data completion in this function: the request may still carry bios (needs blk_rq_bytes) or none (0 bytes); the tool cannot tell which")
+    a, why = decide_last_only(k)
+    if a == "convert":
+        r = one_line(lg["R"])
+        return (True, "last-only", "end_that_request_last -> __blk_end_request(%s, %s, blk_rq_bytes(%s)) (the final step; bytes the driver did not complete are completed first, never left pending)" % (r, E_of(k, lg["U"]), r))
+    return (False, "last-only", "end_that_request_last not converted: %s" % why)
 
 
 # --- uptodate variables (item 10) ---------------------------------------------
@@ -633,7 +882,7 @@ def interesting(fn):
     if "set" not in INTEREST_CACHE:
         funcs = set()
         frontier = set(n for (f, n) in CALLS if re.match(LEGACY_RE, n))
-        for _ in range(4):
+        for _ in range(MAX_CALL_DEPTH + 1):
             nxt = set()
             for (f, n), ks in CALLS.items():
                 if n in frontier:
@@ -783,12 +1032,15 @@ def plan(f):
                 m = re.match(r"^spin_lock_irqsave\(.*,([A-Za-z_]\w*)\);$", norm(st["text"]))
                 if st["start"] == ar["lock"] and m:
                     pl["flags"].add((pr["func"], m.group(1)))
+            for name in pr.get("dropdecl", ()):
+                pl["flags"].add((pr["func"], name))
             pl["locks"].add(ar["lock"])
             pl["locks"].add(ar["unlock"])
             for s in window(ar["lock_end"], k2, f, pr["func"]):
                 pl["hk"].add(s["key"])
         if a == "callback":
             pl["moved"] |= set(pr["cbkeys"])
+        pl["moved"] |= set(pr.get("drop", ()))
     PLAN[f] = pl
     return pl
 
@@ -800,6 +1052,8 @@ def in_plan(p, what, name):
 
 
 def new_call(k1):
+    if k1 not in PAIRS:
+        return partial_call(k1)
     pr = PAIRS[k1]
     fn = pair_newfn(k1)
     r = norm(pr["R"])
@@ -867,11 +1121,12 @@ def reset_for(f):
         GROUPED.add(f)
         return
     CURFILE[0] = f
-    for d in (RQFN, QLOCK, CALLS, FUNC_OF, LEGACY, PAIRS, P2, AROUND, STMTS,
+    for d in (RQFN, QLOCK, CALLS, FUNC_OF, LEGACY, PAIRS, P2, AROUND, STMTS, ASYNC, LOCKID, PARTIAL, LEFTOVER,
               LOCALS, VARS, DECISION, SNAP, CALLEE, PLAN, INTEREST_CACHE, FAILED):
         d.clear()
-    for s in (EU, AU, AL, NONCALL, PARAMS, FUNCS_SEEN, ERROR_USED, FINAL):
+    for s in (EU, AU, AL, NONCALL, PARAMS, FUNCS_SEEN, ERROR_USED, FINAL, NONFS):
         s.clear()
+    seed_from_facts(f)
 
 
 def okey(k, name):
@@ -980,6 +1235,113 @@ def failed():
     return CURFILE[0] in FAILED or bool(GROUPED)
 
 
+
+# --- tree-wide facts (blkmig_facts.cocci, -D facts=FILE) ----------------------
+# The facts pass runs over the whole tree first; here they seed the per-file
+# request_fns and queue locks, so a driver whose lock or request_fn is set up
+# in another file (IDE: ide_lock in ide-probe.c; mmc: the lock handed to
+# mmc_init_queue) is decided like one set up in the same file.
+import os
+
+
+def facts_path():
+    """-D facts=FILE (spatch 1.1.1 gives virtual values to no script rule,
+    so read our own command line), else $BLKMIG_FACTS; None without."""
+    try:
+        argv = [a.decode("utf-8", "replace") for a in
+                open("/proc/self/cmdline", "rb").read().split(b"\0")]
+    except OSError:
+        argv = []
+    for i, a in enumerate(argv):
+        v = argv[i + 1] if a == "-D" and i + 1 < len(argv) else \
+            (a[2:] if a.startswith("-D") else None)
+        if v and v.startswith("facts="):
+            return v[len("facts="):]
+    return os.environ.get("BLKMIG_FACTS") or None
+
+
+TREE = {"rqfn": [], "lockparam": {}, "lockarg": [], "static": set(),
+        "ops": set(), "qlockvar": [], "loaded": False, "error": None}
+
+
+def load_facts():
+    if TREE["loaded"]:
+        return
+    TREE["loaded"] = True
+    path = facts_path()
+    if not path:
+        return
+    try:
+        fh = open(path, errors="replace")
+    except OSError as e:
+        TREE["error"] = str(e)
+        return
+    with fh:
+        for line in fh:
+            f = line.rstrip("\n").split("\t")
+            if f[0] == "rqfn" and len(f) >= 5:
+                TREE["rqfn"].append((f[1], f[2], norm(f[3])))
+            elif f[0] == "lockparam" and len(f) >= 5:
+                TREE["lockparam"][(f[2], int(f[3]))] = f[1]
+            elif f[0] == "lockarg" and len(f) >= 5:
+                TREE["lockarg"].append((f[1], f[2], int(f[3]), norm(f[4])))
+            elif f[0] == "static" and len(f) >= 3:
+                TREE["static"].add((f[1], f[2]))
+            elif f[0] == "ops" and len(f) >= 3:
+                TREE["ops"].add((f[1], f[2]))
+            elif f[0] == "qlockvar" and len(f) >= 3:
+                TREE["qlockvar"].append((f[1], norm(f[2])))
+
+
+def same_file(fact, f):
+    """A fact names a file relative to the facts run's --dir."""
+    f = os.path.normpath(f)
+    return f == fact or f.endswith("/" + fact)
+
+
+def file_text(f):
+    try:
+        with open(f, errors="replace") as fh:
+            return fh.read()
+    except OSError:
+        return ""
+
+
+def defines_static_lock(f, x):
+    return re.search(r"\bstatic\s+(DEFINE_SPINLOCK\s*\(\s*%s\s*\)|spinlock_t\s+%s\b)"
+                     % (re.escape(x), re.escape(x)), file_text(f)) is not None
+
+
+def seed_from_facts(f):
+    """Request functions and queue locks of file f known from the tree."""
+    load_facts()
+    here = set()
+    for (ff, fn, lock) in TREE["rqfn"]:
+        if same_file(ff, f):
+            RQFN.setdefault(f, set()).add(fn)
+            here.add(lock)
+        elif not any(same_file(sf, f) for (sf, sfn) in TREE["static"]
+                     if sfn == fn) and re.search(r"\b%s\s*\(" % re.escape(fn),
+                                                 file_text(f)):
+            # a non-static request_fn defined here, registered elsewhere
+            RQFN.setdefault(f, set()).add(fn)
+        m = re.match(r"^&([A-Za-z_]\w*)$", lock)
+        if m and not same_file(ff, f) and not defines_static_lock(f, m.group(1)):
+            # a global lock (ide_lock) given to blk_init_queue in another file
+            here.add(lock)
+    for (af, callee, i, expr) in TREE["lockarg"]:
+        if same_file(af, f) and (callee, i) in TREE["lockparam"]:
+            here.add(expr)          # mmc_init_queue(&mq, card, &md->lock)
+    for (qf, x) in TREE["qlockvar"]:
+        if same_file(qf, f):
+            here.add(x)
+    here.discard("NULL")
+    if here:
+        QLOCK.setdefault(f, set()).update(here)
+    for (of, fn) in TREE["ops"]:
+        if same_file(of, f):
+            NONCALL.add((f, fn))
+
 # (Not decorator syntax: a line starting with "@" would end the SmPL block.)
 record_legacy = guard(record_legacy)
 record_pair = guard(record_pair)
@@ -1033,6 +1395,41 @@ p << rf.p;
 @@
 RQFN.setdefault(p[0].file, set()).add(fn)
 QLOCK.setdefault(p[0].file, set()).add(norm(L))
+
+// The identity of a lock field: the struct type it lives in and its name.
+// Two spellings with the same identity are the same lock when the driver
+// keeps one such struct per queue (the lock given to blk_init_queue).
+@lid1 depends on has_legacy@
+type T;
+T *E;
+identifier fld;
+position p;
+@@
+E@p->fld
+
+@script:python@
+T << lid1.T;
+E << lid1.E;
+fld << lid1.fld;
+@@
+if str(T).startswith("struct "):
+    LOCKID[norm("&%s->%s" % (E, fld))] = (norm(T), str(fld))
+
+@lid2 depends on has_legacy@
+type T;
+T E;
+identifier fld;
+position p;
+@@
+E@p.fld
+
+@script:python@
+T << lid2.T;
+E << lid2.E;
+fld << lid2.fld;
+@@
+if str(T).startswith("struct "):
+    LOCKID[norm("&%s.%s" % (E, fld))] = (norm(T), str(fld))
 
 // A local pointer copied from the queue lock is the queue lock too.
 @qa depends on has_legacy@
@@ -1137,6 +1534,33 @@ if key(p) not in FUNC_OF or norm(p[0].current_element) == "":
 elif key(p) not in CALL_KEYS():
     NONCALL.add((p[0].file, fn))
 
+// Functions the kernel calls without the queue lock: interrupt handlers,
+// timers, tasklets (a legacy call there that needs the lock is an old bug).
+@async depends on has_legacy@
+identifier fn;
+expression E;
+position p;
+@@
+(
+request_irq(E, fn@p, ...)
+|
+setup_timer(E, fn@p, ...)
+|
+E.function = fn@p
+|
+E->function = fn@p
+|
+tasklet_init(E, fn@p, ...)
+)
+
+@script:python@
+fn << async.fn;
+p << async.p;
+@@
+ASYNC[(p[0].file, fn)] = "an interrupt handler (request_irq)" \
+    if "request_irq" in open(p[0].file, errors="replace").read().splitlines()[int(p[0].line) - 1] \
+    else "a timer or tasklet function"
+
 // Parameters and locals of every function.
 @prm depends on has_legacy@
 identifier f, x;
@@ -1211,6 +1635,20 @@ record_legacy(p, ln, R, U, None, pu)
 //    end_that_request_last of the same request in the same function.
 // ---------------------------------------------------------------------------
 // if (!end_that_request_first(rq, u, n)) { ...; end_that_request_last(rq, u); ... }
+// rq->data_len is the whole request (blk_rq_bytes) when rq is not a
+// filesystem request (ide-cd: the else branch of if (blk_fs_request(rq))).
+@nonfs depends on has_legacy@
+expression R, U;
+statement S;
+position p;
+@@
+if (blk_fs_request(R)) S else { <... end_that_request_chunk@p(R, U, R->data_len) ...> }
+
+@script:python@
+p << nonfs.p;
+@@
+NONFS.add(key(p))
+
 @s1 depends on has_legacy@
 identifier fst =~ "^end_that_request_(first|chunk)$";
 expression R, U, U2, N;
@@ -1337,6 +1775,32 @@ U2 << s5.U2;
 @@
 record_pair(p1, p2, U2, "var-loop", endkey(p1))
 
+// Part of the data, then a loop that ends the request (mmc):
+// X = chunk(rq, 1, good_bytes); ... while (X) X = chunk(rq, 0, ...); ... last(rq, 0);
+@s5p depends on has_legacy@
+identifier fst =~ "^end_that_request_(first|chunk)$";
+identifier fst2 =~ "^end_that_request_(first|chunk)$";
+expression R, U, N, X, U3, N3;
+position p0, p1;
+@@
+X = fst@p0(R, U, N);
+...
+while (X)
+(
+  X = fst2@p1(R, U3, N3);
+|
+  { X = fst2@p1(R, U3, N3); }
+)
+
+@script:python@
+p0 << s5p.p0;
+p1 << s5p.p1;
+@@
+if key(p0) != key(p1):
+    PARTIAL.setdefault(key(p0), key(p1))
+    DECISION.clear()
+    PLAN.clear()
+
 // Whole request with the result ignored or kept:
 // [ret =] end_that_request_first(rq, u, rq->hard_nr_sectors); ... end_that_request_last(rq, u);
 @s6 depends on has_legacy@
@@ -1355,7 +1819,7 @@ U2 << s6.U2;
 R << s6.R;
 N << s6.N;
 @@
-if whole_request(LEGACY[key(p1)]["name"], N, R):
+if whole_request(LEGACY[key(p1)]["name"], N, R) or key(p1) in NONFS:
     record_pair(p1, p2, U2, "ignored", endkey(p1))
 
 @s6b depends on has_legacy@
@@ -1374,7 +1838,7 @@ U2 << s6b.U2;
 R << s6b.R;
 N << s6b.N;
 @@
-if whole_request(LEGACY[key(p1)]["name"], N, R):
+if whole_request(LEGACY[key(p1)]["name"], N, R) or key(p1) in NONFS:
     record_pair(p1, p2, U2, "var-whole", endkey(p1))
 
 // The queue lock taken only around end_that_request_last of a pair.
@@ -1468,6 +1932,69 @@ p << errid.p;
 ERROR_USED.add(p[0].current_element)
 
 // All decisions, once per file, before anything changes.
+// The scsi_end_request shape: data part with leftover and requeue, the
+// final step under a lock taken around it.
+@sl depends on has_legacy@
+identifier fst =~ "^end_that_request_(first|chunk)$";
+identifier fst2 =~ "^end_that_request_(first|chunk)$";
+expression R, U, N, U2, LO, C, L, Q;
+identifier fl;
+statement S3;
+position p1, p2, p3;
+@@
+if (fst@p1(R, U, N)) {
+  ...
+  if (C)
+    fst2@p2(R, U2, LO);
+  else S3
+}
+add_disk_randomness(R->rq_disk);
+spin_lock_irqsave(L, fl);
+? if (blk_rq_tagged(R)) blk_queue_end_tag(Q, R);
+end_that_request_last@p3(R, U);
+spin_unlock_irqrestore(L, fl);
+
+@script:python@
+p1 << sl.p1;
+p2 << sl.p2;
+p3 << sl.p3;
+U2 << sl.U2;
+C << sl.C;
+S3 << sl.S3;
+L << sl.L;
+@@
+LEFTOVER[key(p1)] = {"k2": key(p2), "k3": key(p3), "U2": str(U2),
+                     "C": str(C), "S3": str(S3), "L": str(L)}
+DECISION.clear()
+PLAN.clear()
+
+// The same without the branch that keeps the leftover (i2o_block).
+@sl2 depends on has_legacy@
+identifier fst =~ "^end_that_request_(first|chunk)$";
+identifier fst2 =~ "^end_that_request_(first|chunk)$";
+expression R, U, N, U2, LO, C;
+position p1, p2, p3;
+@@
+if (fst@p1(R, U, N)) {
+  ...
+  if (C)
+    fst2@p2(R, U2, LO);
+}
+...
+end_that_request_last@p3(R, U);
+
+@script:python@
+p1 << sl2.p1;
+p2 << sl2.p2;
+p3 << sl2.p3;
+U2 << sl2.U2;
+C << sl2.C;
+@@
+LEFTOVER.setdefault(key(p1), {"k2": key(p2), "k3": key(p3), "U2": str(U2),
+                              "C": str(C), "S3": "", "L": ""})
+DECISION.clear()
+PLAN.clear()
+
 @fin depends on has_legacy@
 position p;
 @@
@@ -1978,6 +2505,77 @@ position p : script:python(fl) { flags_unused(p, fl) };
 @@
 - T fl@p;
 
+@depends on has_legacy && (patch)@
+identifier fl;
+type T;
+expression E;
+position p : script:python(fl) { flags_unused(p, fl) };
+@@
+- T fl@p = E;
+
+// The leftover shape (matched again here: positions have moved).
+@slt depends on has_legacy && (patch)@
+identifier fst =~ "^end_that_request_(first|chunk)$";
+identifier fst2 =~ "^end_that_request_(first|chunk)$";
+expression R, U, N, U2, LO, C, L, Q;
+identifier fl;
+statement S3;
+position p : script:python() { leftover_func(p) };
+@@
+if (fst@p(R, U, N)) {
+  ...
+  if (C)
+    fst2(R, U2, LO);
+  else S3
+}
+add_disk_randomness(R->rq_disk);
+spin_lock_irqsave(L, fl);
+? if (blk_rq_tagged(R)) blk_queue_end_tag(Q, R);
+end_that_request_last(R, U);
+spin_unlock_irqrestore(L, fl);
+
+@script:python sltv@
+U << slt.U;
+U2 << slt.U2;
+e1;
+e2;
+@@
+coccinelle.e1 = cocci.make_expr(err_value(U))
+coccinelle.e2 = cocci.make_expr(err_value(U2))
+
+@depends on has_legacy && (patch)@
+identifier slt.fst, slt.fst2;
+expression slt.R, slt.U, slt.N, slt.U2, slt.LO, slt.C, slt.L, slt.Q;
+identifier slt.fl;
+statement slt.S3;
+position slt.p;
+expression sltv.e1, sltv.e2;
+@@
+- if (fst@p(R, U, N)) {
++ if (blk_end_request(R, e1, N)) {
+  ...
+  if (C)
+-   fst2(R, U2, LO);
++   blk_end_request(R, e2, LO);
+  else S3
+}
+- add_disk_randomness(R->rq_disk);
+- spin_lock_irqsave(L, fl);
+- if (blk_rq_tagged(R)) blk_queue_end_tag(Q, R);
+- end_that_request_last(R, U);
+- spin_unlock_irqrestore(L, fl);
+
+@depends on has_legacy && (patch)@
+identifier slt.fl;
+identifier fn;
+type T;
+@@
+fn(...) {
+  ... when != fl
+- T fl;
+  ... when != fl
+}
+
 // The data completion becomes the new call.
 @snapfst depends on has_legacy && (patch)@
 identifier fst =~ "^end_that_request_(first|chunk)$";
@@ -2105,6 +2703,41 @@ expression wrv.e, wrv.b;
 - w@p(R, U)
 + __blk_end_request(R, e, b)
 
+// end_that_request_last alone (no data completion in its function).
+@snaplo depends on has_legacy && (patch)@
+position p;
+@@
+end_that_request_last@p(...)
+
+@script:python@
+p << snaplo.p;
+@@
+snap(p, "end_that_request_last")
+
+@lo depends on has_legacy && (patch)@
+expression R, U;
+position p : script:python() { site_ok(orig_key(p, "end_that_request_last")) };
+@@
+end_that_request_last@p(R, U)
+
+@script:python lov@
+p << lo.p;
+R << lo.R;
+U << lo.U;
+e;
+b;
+@@
+coccinelle.e = cocci.make_expr(E_of(orig_key(p, "end_that_request_last"), U))
+coccinelle.b = cocci.make_expr("blk_rq_bytes(%s)" % norm(R))
+
+@depends on has_legacy && (patch)@
+expression lo.R, lo.U;
+position lo.p;
+expression lov.e, lov.b;
+@@
+- end_that_request_last@p(R, U)
++ __blk_end_request(R, e, b)
+
 // A converted uptodate variable now holds an error value: call it error.
 @rn1 depends on has_legacy && (patch)@
 identifier uv;
@@ -2196,6 +2829,9 @@ p << rp.p;
 @@
 ok, rule, msg = site_decision(key(p))
 coccilib.report.print_report(p[0], "%s blkmig/%s: %s" % ("INFO" if ok else "WARNING", rule, msg))
+how = lock_bug(key(p))
+if how:
+    coccilib.report.print_report(p[0], "WARNING blkmig/preexisting_lock_bug: %s runs here without the queue lock %s; the old call needed the lock too: converted to __blk_end_request (same contract), take the queue lock around it" % (LEGACY[key(p)]["name"], how))
 
 @script:python depends on org@
 p << rp.p;

@@ -1,12 +1,13 @@
 # cocci/cocci.mk — build rules for cocci/ (included by the top-level Makefile).
 #
 #   make cocci-convert TREE=DIR   convert DIR in place with the semantic patches
-#                                 (spatch alone), then list legacy calls left
+#                                 (spatch alone: the facts pass over DIR, then
+#                                 the conversion), then list legacy calls left
 #   make install                  copies the patches to $(PREFIX)/share/blkmig/cocci
 
 COCCI_DIR   := $(TOP)/cocci
-COCCI_FILES := $(COCCI_DIR)/blk_end_request.cocci $(COCCI_DIR)/blkmig.h \
-	$(COCCI_DIR)/README.md
+COCCI_FILES := $(COCCI_DIR)/blkmig_facts.cocci $(COCCI_DIR)/blk_end_request.cocci \
+	$(COCCI_DIR)/blkmig.h $(COCCI_DIR)/ORDER $(COCCI_DIR)/README.md
 COCCI_TOOLS := $(COCCI_DIR)/blkmig-cocci-convert $(COCCI_DIR)/blkmig-leftovers
 COCCI_JOBS  ?= 1
 

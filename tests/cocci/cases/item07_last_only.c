@@ -1,4 +1,4 @@
-/* Item 7: end_that_request_last without a data completion: reported. */
+/* Item 7: end_that_request_last without a data completion: blk_rq_bytes. */
 #include <linux/blkdev.h>
 
 static void bio_side_done(struct request *rq, int ok)

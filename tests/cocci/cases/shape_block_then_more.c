@@ -1,7 +1,7 @@
 /*
  * Real-driver shape: work after end_that_request_last inside the block stays
- * in the block; the helper's lock context is unknown (it is reached through
- * a function pointer), so the site is reported, not guessed.
+ * in the block; the helper's lock context is unknown (a function pointer),
+ * but _last needed the lock and none is taken between: same contract.
  */
 #include <linux/blkdev.h>
 

@@ -1,0 +1,180 @@
+# tests/cocci/realtree.sh — sourced by tests/cocci/run.sh: both passes of the
+# semantic patches (facts, conversion) over the Linux 2.6.24 release tree.
+#
+#   outcomes    every legacy site of the original tree, converted (with the
+#               rule) or left (with the reason's rule), and every old lock
+#               bug, equals tests/cocci/realtree.expected (reviewed by hand
+#               against API-SEMANTICS.md: any change fails)
+#   reasons     every site left is listed once, with a reason (no "unknown",
+#               no duplicate, none lost: left + converted = all)
+#   left-count  the legacy calls still in the converted tree are exactly the
+#               sites listed as left
+#   again       a second run over the converted files changes nothing
+#   pristine    the unpacked tree is never modified (the work copy is
+#               hard-linked; the convert script renames new files over)
+# and prints "cocci realtree: N/125 converted".
+#
+#   compiles    each converted file compiles for 2.6.25 (realtree suite's
+#               compile-check.sh), each file with a site left fails it; the
+#               verdicts equal tests/cocci/realtree.compile
+#
+# The tree comes from tests/realtree/prepare.sh (unpacked and configured
+# once into build/realtree; corpus from $CORPUS or $BLKMIG_CORPUS, default
+# ../shared/corpus beside the checkout).  COCCI_REALTREE=0 leaves the case
+# out (reported as a failure, so it cannot be skipped silently).
+
+rt_work=$top/build/cocci-realtree
+rt_expected=$here/realtree.expected
+rt_prepare=$top/tests/realtree/prepare.sh
+
+# The pristine tree and a kbuild-configured copy, shared with the realtree
+# suite (tests/realtree/prepare.sh: unpacked once into build/realtree).
+realtree_unpack() {
+	local paths
+	[ -x "$rt_prepare" ] || { echo "no $rt_prepare" >"$tmp/rt.prep"; return 1; }
+	if [ -n "${BLKMIG_CORPUS:-}" ] && [ -z "${CORPUS:-}" ]; then
+		export CORPUS=$BLKMIG_CORPUS/linux-2.6.24.tar.xz
+	fi
+	paths=$(nice -n 10 "$rt_prepare" "$top/build" 2>"$tmp/rt.prep") || return 1
+	rt_src=$(sed -n 1p <<<"$paths")
+	rt_kbuild=$(sed -n 2p <<<"$paths")
+	[ -d "$rt_src" ] && [ -d "$rt_kbuild" ]
+}
+
+# The outcome table: one line per site, relative to the tree, no message
+# text beyond the rule (messages are checked for truth by the golden cases).
+realtree_table() {
+	sed -e "s#^$rt_work/linux-2.6.24/##" \
+	    -e 's#^\([^:]*:[0-9]*: [a-z_]*\): INFO blkmig/\([a-z-]*\):.*#\1: converted \2#' \
+	    -e 's#^\([^:]*:[0-9]*: [a-z_]*\): WARNING blkmig/\([a-z-]*\):.*#\1: left \2#' \
+	    -e 's#^\([^:]*:[0-9]*: [a-z_]*\): not parsed by spatch.*#\1: left not-parsed#' \
+	    -e 's#^\([^:]*:[0-9]*\): WARNING blkmig/preexisting_lock_bug:.*#\1: preexisting_lock_bug#' |
+		LC_ALL=C sort -t: -k1,1 -k2,2n -k3
+}
+
+realtree_case() {
+	cd "$tmp" || return	# spatch --jobs writes its scratch dirs into the cwd
+	local out=$tmp/realtree.out sites=$tmp/realtree.sites table=$tmp/realtree.table
+	local n total left listed
+	if [ "${COCCI_REALTREE:-1}" = 0 ]; then
+		fail realtree "left out (COCCI_REALTREE=0)"
+		return
+	fi
+	if ! realtree_unpack; then
+		fail realtree/prepare "$(tail -3 "$tmp/rt.prep")"
+		return
+	fi
+	: >"$tmp/rt.stamp"
+	rm -rf "$rt_work"
+	mkdir -p "$rt_work"
+	cp -al "$rt_src" "$rt_work/" || { fail realtree/copy "cp -al failed"; return; }
+
+	# what `make cocci-convert TREE=...` runs (make itself would turn the
+	# script's exit status 1, "sites left", into 2)
+	BLKMIG_SITES="$sites" BLKMIG_FACTS="$rt_work/facts" \
+		COCCI_JOBS=${COCCI_TEST_JOBS:-2} nice -n 10 \
+		"$top/cocci/blkmig-cocci-convert" "$rt_work/linux-2.6.24" >"$out" 2>&1
+	if [ $? -gt 1 ] || [ ! -s "$sites" ]; then
+		fail realtree/convert "$(tail -5 "$out")"
+		return
+	fi
+	realtree_table <"$sites" >"$table"
+	total=$(grep -vc ': preexisting_lock_bug$' "$table")
+	n=$(grep -c ': converted ' "$table")
+	echo "cocci realtree: $n/$total converted"
+
+	if diff -u "$rt_expected" "$table" >"$tmp/rt.diff"; then
+		pass realtree/outcomes
+	else
+		fail realtree/outcomes "differs from tests/cocci/realtree.expected: $(head -30 "$tmp/rt.diff")"
+	fi
+
+	left=$(grep -c ': left ' "$table")
+	listed=$(grep -v 'preexisting_lock_bug' "$out" | grep -c '^/.*: WARNING blkmig/\|^/.*: not parsed by spatch')
+	if [ "$total" -eq 125 ] && [ $((n + left)) -eq "$total" ] &&
+		! grep -q 'blkmig/unknown\|blkmig/internal' "$sites" &&
+		[ "$(grep -v ': preexisting_lock_bug$' "$table" | cut -d: -f1,2 | sort | uniq -d | wc -l)" = 0 ] &&
+		[ "$listed" -ge "$left" ]; then
+		pass realtree/reasons
+	else
+		fail realtree/reasons "total=$total converted=$n left=$left listed=$listed"
+	fi
+
+	python3 "$top/cocci/blkmig-leftovers" "$rt_work/linux-2.6.24" >"$tmp/rt.after"
+	if [ "$(grep -vc '^blkmig: ' "$tmp/rt.after")" = "$left" ] &&
+		grep -q "^blkmig: converted $n of 125 " "$out"; then
+		pass realtree/left-count
+	else
+		fail realtree/left-count "$(tail -2 "$tmp/rt.after") / table says $left left"
+	fi
+
+	# A second patch run over the converted files (with the same facts)
+	# changes nothing.
+	local again=$tmp/rt-again f rel
+	mkdir -p "$again"
+	cut -d: -f1 "$table" | sort -u | while IFS= read -r rel; do
+		mkdir -p "$again/$(dirname "$rel")"
+		cp "$rt_work/linux-2.6.24/$rel" "$again/$rel"
+	done
+	nice -n 10 "$SPATCH" --sp-file "$SP" -D patch -D facts="$rt_work/facts" \
+		--in-place "${OPTS[@]}" --jobs "${COCCI_TEST_JOBS:-2}" --dir "$again" \
+		>/dev/null 2>&1
+	if (cd "$again" && find . -type f -exec cmp -s {} "$rt_work/linux-2.6.24/{}" \; -o -type f -print) |
+		grep -q .; then
+		fail realtree/again "a second run changed converted files"
+	else
+		pass realtree/again
+	fi
+
+	if find "$rt_src" -newer "$tmp/rt.stamp" -type f | grep -q .; then
+		fail realtree/pristine "the unpacked tree was modified: $(find "$rt_src" -newer "$tmp/rt.stamp" -type f | head -1)"
+	else
+		pass realtree/pristine
+	fi
+
+	# Every file whose sites all converted compiles for the 2.6.25 API
+	# (tests/realtree/compile-check.sh: kernel flags, legacy names made to
+	# fail; SKIP where the original does not build on x86_64); a file with a
+	# site left must fail it.  The verdicts are part of the table.
+	local full partial
+	full=$(grep -v ': preexisting_lock_bug$' "$table" | awk -F: '
+		{ f[$1] = 1; if ($0 ~ / left /) l[$1] = 1 }
+		END { for (x in f) if (!(x in l)) print x }' | sort)
+	partial=$(grep ': left ' "$table" | cut -d: -f1 | sort -u)
+	nice -n 10 "$top/tests/realtree/compile-check.sh" --tree "$rt_kbuild" \
+		--src "$rt_work/linux-2.6.24" -j "${COCCI_TEST_JOBS:-2}" $full \
+		>"$tmp/rt.compile" 2>&1
+	# block/ll_rw_blk.c defines the legacy functions themselves (2.6.25
+	# removed them): only an error at such a definition is allowed there.
+	local bad
+	bad=$(grep '^FAIL ' "$tmp/rt.compile" | while read -r _ rel rest; do
+		rel=${rel%:}
+		line=$(sed -n 's/^[^:]*:\([0-9]*\):.*/\1/p' <<<"$rest")
+		sed -n "${line:-0}p" "$rt_work/linux-2.6.24/$rel" |
+			grep -Eq '^((int|void) |EXPORT_SYMBOL\()(end_that_request_(first|chunk|last)|end_(queued|dequeued)_request|end_request)\b' ||
+			echo "$rel"
+	done)
+	if [ -z "$bad" ] &&
+		[ "$(grep -c '^\(OK\|SKIP\|FAIL\) ' "$tmp/rt.compile")" = "$(wc -w <<<"$full")" ]; then
+		pass realtree/compiles
+	else
+		fail realtree/compiles "$(grep -v '^OK ' "$tmp/rt.compile" | head -10)"
+	fi
+	nice -n 10 "$top/tests/realtree/compile-check.sh" --tree "$rt_kbuild" \
+		--src "$rt_work/linux-2.6.24" -j "${COCCI_TEST_JOBS:-2}" $partial \
+		>"$tmp/rt.compile2" 2>&1
+	if [ "$(grep -c '^\(FAIL\|SKIP\) ' "$tmp/rt.compile2")" = "$(wc -w <<<"$partial")" ]; then
+		pass realtree/left-sites-fail-compile
+	else
+		fail realtree/left-sites-fail-compile "$(grep '^OK ' "$tmp/rt.compile2" | head -5)"
+	fi
+	sed -n 's/^\(OK\|SKIP\|FAIL\) \([^:]*\).*/\2: compile \1/p' \
+		"$tmp/rt.compile" "$tmp/rt.compile2" | LC_ALL=C sort >"$tmp/rt.verdicts"
+	if diff -u "$here/realtree.compile" "$tmp/rt.verdicts" >"$tmp/rt.cdiff"; then
+		pass realtree/compile-verdicts
+	else
+		fail realtree/compile-verdicts "differs from tests/cocci/realtree.compile: $(head -20 "$tmp/rt.cdiff")"
+	fi
+}
+
+realtree_case
