@@ -200,7 +200,10 @@ int bm_verify(struct bm_run *run, char *const *paths, size_t npaths);
 size_t bm_verify_mark_preexisting(struct bm_run *ver, const char *converted_file,
 				  const struct bm_run *orig, const char *original_file);
 /* A finding that fails verify (everything but preexisting_lock_bug). */
-bool bm_finding_fails(const struct bm_finding *f);
+static inline bool bm_finding_fails(const struct bm_finding *f)
+{
+	return f->kind != BM_FIND_PREEXISTING_LOCK_BUG;
+}
 
 /*
  * The edits of every auto site of FILE, sorted by offset, exact duplicates

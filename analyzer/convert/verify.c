@@ -13,11 +13,6 @@
 
 #include "analysis.h"
 
-bool bm_finding_fails(const struct bm_finding *f)
-{
-	return f->kind != BM_FIND_PREEXISTING_LOCK_BUG;
-}
-
 void finding_add(struct ctx *cx, struct func *f, size_t off, const char *file,
 		 enum bm_finding_kind kind, char *msg)
 {
