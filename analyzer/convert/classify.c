@@ -23,6 +23,15 @@
 
 #include "rewrite.h"
 
+/* the text of node n with every blank dropped (normalize_ws) */
+static char *text_norm(struct tunit *t, const struct node *n)
+{
+	char *raw = node_text(t, n), *r = normalize_ws(raw);
+
+	free(raw);
+	return r;
+}
+
 static bool is_first(const char *n)
 {
 	return !strcmp(n, "end_that_request_first") || !strcmp(n, "end_that_request_chunk");
@@ -1131,7 +1140,7 @@ static int leftover_call(struct ctx *cx, struct func *f, int T, const char *rq, 
 			continue;
 		callee = node_callee(f, n);
 		if (is_first(callee) && call_nargs(f, n) == 3) {
-			a0 = normalize_ws(node_text(t, &f->nodes[call_arg(f, n, 0)]));
+			a0 = text_norm(t, &f->nodes[call_arg(f, n, 0)]);
 			if (!strcmp(a0, nrq) && F2 < 0 && enclosing_stmt(f, n) == n)
 				F2 = n;
 			free(a0);
@@ -1156,7 +1165,7 @@ static int leftover_call(struct ctx *cx, struct func *f, int T, const char *rq, 
 			    "when the test '%s' fails, 2.6.24 ended the request with bytes still "
 			    "left (its remaining bios never complete), which 2.6.25 cannot "
 			    "express: decide whether to complete the leftover or requeue it there",
-			    (ctext = normalize_ws(node_text(t, &f->nodes[C]))));
+			    (ctext = text_norm(t, &f->nodes[C])));
 			F2 = -1;
 			goto out;
 		}
@@ -1189,8 +1198,8 @@ static int leftover_call(struct ctx *cx, struct func *f, int T, const char *rq, 
 		F2 = -1;
 		goto out;
 	}
-	u2 = normalize_ws(node_text(t, &f->nodes[call_arg(f, F2, 1)]));
-	ctext = normalize_ws(node_text(t, &f->nodes[C]));
+	u2 = text_norm(t, &f->nodes[call_arg(f, F2, 1)]);
+	ctext = text_norm(t, &f->nodes[C]);
 	if (!strcmp(u2, nu)) {
 		same_error = true;
 	} else if (!strcmp(u2, "0")) {
@@ -1228,7 +1237,7 @@ static bool data_len_is_whole(struct ctx *cx, struct func *f, int n, const char 
 	char *nrq = normalize_ws(rq), *dl = xasprintf("%s->data_len", nrq);
 	char *fs = xasprintf("blk_fs_request(%s)", nrq), *nfs = xasprintf("!%s", fs);
 	char *pc = xasprintf("blk_pc_request(%s)", nrq);
-	char *arg = normalize_ws(node_text(t, &f->nodes[call_arg(f, n, 2)]));
+	char *arg = text_norm(t, &f->nodes[call_arg(f, n, 2)]);
 	bool ok = false;
 
 	for (int c = n, p = node_up(f, n); p >= 0 && !ok && !strcmp(arg, dl);
@@ -1237,7 +1246,7 @@ static bool data_len_is_whole(struct ctx *cx, struct func *f, int n, const char 
 
 		if (f->nodes[p].kind != CXCursor_IfStmt)
 			continue;
-		cond = normalize_ws(node_text(t, &f->nodes[node_child(f, p, 0)]));
+		cond = text_norm(t, &f->nodes[node_child(f, p, 0)]);
 		if (node_child(f, p, 2) >= 0 && node_within(f, c, node_child(f, p, 2)))
 			ok = !strcmp(cond, fs);
 		else if (node_within(f, c, node_child(f, p, 1)))
@@ -1313,7 +1322,7 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 			if (f->nodes[n].kind != CXCursor_CallExpr || call_arg(f, n, 0) < 0)
 				continue;
 			callee = node_callee(f, n);
-			a0 = normalize_ws(node_text(t, &f->nodes[call_arg(f, n, 0)]));
+			a0 = text_norm(t, &f->nodes[call_arg(f, n, 0)]);
 			if (!strcmp(callee, "end_that_request_last") && !strcmp(a0, nrq) &&
 			    f->nodes[n].start > f->nodes[F].start)
 				other = n;
@@ -1814,7 +1823,7 @@ static void classify_last_only(struct ctx *cx, struct func *f, int L, size_t si)
 		site_manual(cx, si, "shape", "%s without two arguments", s->call);
 		return;
 	}
-	rq = normalize_ws(node_text(t, &f->nodes[a0]));
+	rq = text_norm(t, &f->nodes[a0]);
 	uptodate_classify(cx, f, a1, &u);
 	own = driver_ends_bios(t, f, L, rq);
 	if (own >= 0) {

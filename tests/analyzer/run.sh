@@ -105,6 +105,22 @@ for c in "$cases"/*.fixed.c; do
 		fail "rewrite-leaves-only-manual-$name" "manual $manual, legacy calls left $left"
 done
 
+# ---- verify --original: an old lock bug the conversion kept is a warning ------------
+(cd "$cases" && "$EDITS" simple.c) >"$tmp/old_bug.c" 2>/dev/null
+expect verify-old-bug-without-original 1 "$B" verify -q --format brief "$tmp/old_bug.c"
+grep -q ' simple_timeout locked_variant_without_lock$' "$tmp/out" &&
+	pass verify-old-bug-fails-without-original || fail verify-old-bug-fails-without-original "$(cat "$tmp/out")"
+expect verify-old-bug-with-original 0 "$B" verify -q --format brief --original "$cases/simple.c" "$tmp/old_bug.c"
+grep -q ' simple_timeout preexisting_lock_bug$' "$tmp/out" && ! grep -q 'locked_variant_without_lock' "$tmp/out" &&
+	pass verify-old-bug-is-a-warning || fail verify-old-bug-is-a-warning "$(cat "$tmp/out")"
+# one more unlocked call in the same function than the original had: that one fails
+sed '/simple_timeout/,/^}/s/^\t\(__blk_end_request(rq, .*\)$/\t\1\n\t\1/' "$tmp/old_bug.c" >"$tmp/new_bug.c"
+expect verify-new-bug-still-fails 1 "$B" verify -q --format brief --original "$cases/simple.c" "$tmp/new_bug.c"
+[ "$(grep -c ' simple_timeout locked_variant_without_lock$' "$tmp/out")" = 1 ] &&
+	[ "$(grep -c ' simple_timeout preexisting_lock_bug$' "$tmp/out")" = 1 ] &&
+	pass verify-new-bug-named || fail verify-new-bug-named "$(cat "$tmp/out")"
+expect verify-original-missing 2 "$B" verify -q --original "$tmp/nope.c" "$tmp/old_bug.c"
+
 # ---- golden reports in every format ---------------------------------------------
 for fmt in text json sarif; do
 	ext=$fmt; [ $fmt = text ] && ext=txt
