@@ -124,7 +124,17 @@ struct bm_file {
 	bool used_model;
 	char *reason; /* why partial/failed/skipped, or NULL */
 	size_t nsites;
+	struct bm_strlist diagnostics; /* the first parse errors, "FILE:LINE:COL: error: ..." */
+	/*
+	 * fix/migrate: what became of the file ("converted", "unchanged",
+	 * "left_untouched"), with the reason code and text when left untouched;
+	 * NULL for scan/verify.
+	 */
+	const char *outcome;
+	const char *outcome_code;
+	char *outcome_text;
 };
+#define BM_FILE_DIAGNOSTICS 3
 
 struct bm_finding {
 	char *file;
@@ -155,6 +165,7 @@ struct bm_run {
 	struct bm_finding *findings;
 	size_t nfindings, findings_cap;
 	unsigned io_errors; /* unreadable paths etc. (already reported) */
+	const char *root;   /* --root: SARIF/HTML name files relative to it (NULL: cwd) */
 };
 
 /* ---- run life cycle (run.c) ------------------------------------------ */
