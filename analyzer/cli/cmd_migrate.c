@@ -30,6 +30,7 @@
 #include "commands.h"
 #include "html_report.h"
 #include "migrate_common.h"
+#include "origin_map.h"
 #include "progress.h"
 #include "rewrite_output.h"
 #include "rewrite_plan.h"
@@ -485,22 +486,17 @@ static int is_unsafe_reason(const char *code)
 	return 0;
 }
 
-/* Replace the private copies' names by the user's in a message. */
+/* A message about the private copies told with the user's names and lines. */
 static char *user_names(struct mig *m, const char *msg)
 {
-	char *s = xstrdup(msg ? msg : "");
+	struct origin_copy *oc = xcalloc(m->nc + 1, sizeof(*oc));
+	char *s;
 
-	for (size_t i = 0; i < m->nc; i++) {
-		char *p;
-
-		while ((p = strstr(s, m->c[i].tmp))) {
-			char *n = xasprintf("%.*s%s%s", (int)(p - s), s, m->c[i].orig,
-					    p + strlen(m->c[i].tmp));
-
-			free(s);
-			s = n;
-		}
-	}
+	for (size_t i = 0; i < m->nc; i++)
+		oc[i] = (struct origin_copy){m->c[i].tmp, m->c[i].orig, m->c[i].orig_data,
+					     m->c[i].orig_len};
+	s = origin_text(oc, m->nc, msg);
+	free(oc);
 	return s;
 }
 
@@ -649,6 +645,14 @@ static void finish_sites(struct mig *m, size_t *converted, size_t *by_spatch)
 				set_manual(s, c->problem_code, c->problem);
 			continue;
 		}
+		if (s->verdict == BM_MANUAL && m->origin && m->origin[i] == 's') {
+			/* spatch converted a site the analyzer left for review (not one it
+			 * holds unsafe): the file changes there, so the report says so */
+			s->verdict = BM_AUTO;
+			s->reason_code = NULL;
+			free(s->reason_text);
+			s->reason_text = NULL;
+		}
 		if (s->verdict == BM_MANUAL)
 			continue;
 		before_range(s, c->orig_data, c->orig_len, &first, &last);
@@ -677,6 +681,9 @@ static void finish_sites(struct mig *m, size_t *converted, size_t *by_spatch)
 			(*by_spatch)++;
 			free(s->replacement);
 			s->replacement = collapse_space(s->after);
+			/* a replacement is the call, as scan gives it: no statement ';' */
+			if (*s->replacement && s->replacement[strlen(s->replacement) - 1] == ';')
+				s->replacement[strlen(s->replacement) - 1] = '\0';
 			for (size_t k = 0; k < s->nedits; k++) {
 				free(s->edits[k].file);
 				free(s->edits[k].text);
@@ -711,6 +718,14 @@ static int write_reports(struct mig *m, const char *dir)
 		d = &m->inv.findings[m->inv.nfindings++];
 		*d = *src;
 		d->file = file;
+		{
+			char *at = xasprintf("%s:%u", src->file, src->line), *u = user_names(m, at);
+			const char *colon = strrchr(u, ':');
+
+			d->line = colon ? (unsigned)strtoul(colon + 1, NULL, 10) : d->line;
+			free(at);
+			free(u);
+		}
 		d->function = xstrdup(src->function ? src->function : "");
 		d->message = user_names(m, src->message);
 	}
@@ -869,6 +884,13 @@ int cmd_migrate(int argc, char **argv)
 		used_post = xcalloc(m.post.nsites + 1, sizeof(bool));
 		m.origin = xcalloc(m.inv.nsites + 1, 1);
 		reconcile(&m, used_post);
+		for (size_t i = 0; i < m.nc; i++) {
+			char *why = origin_mixed_api(&m.inv, m.c[i].orig, m.origin);
+
+			if (why)
+				leave_untouched(&m.c[i], "unparsed", why);
+			free(why);
+		}
 		rw_plan_build(&m.post, m.a.mode == MODE_IN_PLACE ? precheck_target : NULL, &m,
 			      &plan);
 		for (size_t i = 0; i < m.nc; i++) {
@@ -956,16 +978,28 @@ int cmd_migrate(int argc, char **argv)
 
 				if (!c || f->kind == BM_FIND_LEGACY_CALL)
 					continue;
-				t = xasprintf("verify: %s:%u: %s", c->orig, f->line, f->message);
-				leave_untouched(c, "verify_failed", t);
+				t = xasprintf("verify: %s:%u: %s", c->tmp, f->line, f->message);
+				{
+					char *u = user_names(&m, t);
+
+					leave_untouched(c, "verify_failed", u);
+					free(u);
+				}
 				free(t);
 			}
 		}
 	}
 
 	finish_sites(&m, &converted, &by_spatch);
-	for (size_t i = 0; i < m.nc; i++)
+	for (size_t i = 0; i < m.nc; i++) {
 		nchanged += changed(&m.c[i]);
+		origin_file_outcome(&m.inv, m.c[i].orig,
+				    m.c[i].problem	  ? "left_untouched"
+				    : changed(&m.c[i]) ? "converted"
+							 : "unchanged",
+				    m.c[i].problem_code, m.c[i].problem);
+	}
+	m.inv.root = m.a.root;
 
 	/* 5. output */
 	if (m.a.mode == MODE_PATCH) {
