@@ -994,9 +994,9 @@ int cmd_migrate(int argc, char **argv)
 	for (size_t i = 0; i < m.nc; i++) {
 		nchanged += changed(&m.c[i]);
 		origin_file_outcome(&m.inv, m.c[i].orig,
-				    m.c[i].problem	  ? "left_untouched"
+				    m.c[i].problem     ? "left_untouched"
 				    : changed(&m.c[i]) ? "converted"
-							 : "unchanged",
+						       : "unchanged",
 				    m.c[i].problem_code, m.c[i].problem);
 	}
 	m.inv.root = m.a.root;

@@ -56,8 +56,8 @@ static int anchor(const struct lines *a, size_t i, const struct lines *b, size_t
 	return 1;
 }
 
-unsigned origin_line(const char *copy_data, size_t copy_len, const char *orig_data,
-		     size_t orig_len, unsigned line)
+unsigned origin_line(const char *copy_data, size_t copy_len, const char *orig_data, size_t orig_len,
+		     unsigned line)
 {
 	struct lines o, c;
 	size_t i = 0, j = 0, want = line ? line - 1 : 0;

@@ -25,8 +25,8 @@ struct origin_copy {
 /*
  * The line of @orig_data that stands where line @line of @copy_data stands (1-based).
  */
-unsigned origin_line(const char *copy_data, size_t copy_len, const char *orig_data,
-		     size_t orig_len, unsigned line);
+unsigned origin_line(const char *copy_data, size_t copy_len, const char *orig_data, size_t orig_len,
+		     unsigned line);
 
 /*
  * @msg with every "COPY:N" of the copies replaced by "ORIG:N'" and every other mention

@@ -440,8 +440,7 @@ static char *diagnostic_text(CXDiagnostic d, CXFile self, const char *path)
 		r = xasprintf("%s: error: %s", path, clang_getCString(msg));
 	else
 		r = xasprintf("%s:%u:%u: error: %s",
-			      self && clang_File_isEqual(df, self) ? path
-								   : clang_getCString(fname),
+			      self && clang_File_isEqual(df, self) ? path : clang_getCString(fname),
 			      line, col, clang_getCString(msg));
 	clang_disposeString(fname);
 	clang_disposeString(msg);
@@ -512,8 +511,9 @@ static bool finish_file(struct parse_env *env, CXIndex idx, size_t fi, int statu
 			if (sev >= CXDiagnostic_Error) {
 				file->errors++;
 				if (file->diagnostics.n < BM_FILE_DIAGNOSTICS)
-					strlist_push_owned(&file->diagnostics,
-							   diagnostic_text(d, t->cxfile, file->path));
+					strlist_push_owned(
+					    &file->diagnostics,
+					    diagnostic_text(d, t->cxfile, file->path));
 				off = loc_offset(clang_getDiagnosticLocation(d), &df);
 				if (df && t->cxfile && clang_File_isEqual(df, t->cxfile)) {
 					grow((void **)&t->err_offsets, &t->nerr, t->nerr,
