@@ -222,6 +222,7 @@ const char *bm_uptodate_class_name(enum bm_uptodate_class c);
 const char *bm_parse_status_name(enum bm_parse_status s);
 const char *bm_finding_kind_name(enum bm_finding_kind k);
 const char *bm_reason_description(const char *code);
+const char *bm_reason_code_at(size_t i);
 
 /* ---- report writers (report_*.c) --------------------------------------- */
 int bm_report_text(const struct bm_run *run, FILE *out);

@@ -16,7 +16,7 @@ void cmd_verify_usage(FILE *out)
 	      "    blkmig verify - check code converted to the 2.6.25 completion API\n"
 	      "\n"
 	      "SYNOPSIS\n"
-	      "    blkmig verify [--format text|json|sarif] [-o FILE] [OPTIONS] PATH...\n"
+	      "    blkmig verify [--format text|json|sarif|brief] [-o FILE|-] [--root DIR] [OPTIONS] PATH...\n"
 	      "\n"
 	      "DESCRIPTION\n"
 	      "    Reports, with the same cross-function lock analysis as scan:\n"
@@ -29,7 +29,7 @@ void cmd_verify_usage(FILE *out)
 	      "    Calls whose lock context cannot be decided are counted, not reported.\n"
 	      "\n"
 	      "OPTIONS\n"
-	      "    --format, -o as for scan.\n"
+	      "    --format, -o, --root as for scan.\n"
 	      "\n",
 	      out);
 	bm_options_usage(out);

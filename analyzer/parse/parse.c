@@ -516,8 +516,8 @@ static bool finish_file(struct parse_env *env, CXIndex idx, size_t fi, int statu
 					    diagnostic_text(d, t->cxfile, file->path));
 				off = loc_offset(clang_getDiagnosticLocation(d), &df);
 				if (df && t->cxfile && clang_File_isEqual(df, t->cxfile)) {
-					grow((void **)&t->err_offsets, &t->nerr, t->nerr,
-					     sizeof(size_t));
+					t->err_offsets = xrealloc(t->err_offsets,
+								  (t->nerr + 1) * sizeof(size_t));
 					t->err_offsets[t->nerr++] = off;
 				}
 			} else if (sev == CXDiagnostic_Warning) {
