@@ -510,6 +510,7 @@ static void set_manual(struct bm_site *s, const char *code, const char *text)
 	s->after = xstrdup("");
 	free(s->replacement);
 	s->replacement = xstrdup("");
+	origin_drop_edits(s); /* REPORT.md: a manual site has no edits */
 }
 
 /*
@@ -684,13 +685,7 @@ static void finish_sites(struct mig *m, size_t *converted, size_t *by_spatch)
 			/* a replacement is the call, as scan gives it: no statement ';' */
 			if (*s->replacement && s->replacement[strlen(s->replacement) - 1] == ';')
 				s->replacement[strlen(s->replacement) - 1] = '\0';
-			for (size_t k = 0; k < s->nedits; k++) {
-				free(s->edits[k].file);
-				free(s->edits[k].text);
-			}
-			free(s->edits);
-			s->edits = NULL;
-			s->nedits = 0;
+			origin_line_edit(&m->inv, s, c->orig_data, c->orig_len);
 		}
 	}
 }

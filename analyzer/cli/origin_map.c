@@ -193,3 +193,46 @@ char *origin_mixed_api(const struct bm_run *run, const char *path, const char *g
 			 "in one file",
 			 nbroken, broken->call, broken->line, convertible);
 }
+
+void origin_drop_edits(struct bm_site *s)
+{
+	for (size_t k = 0; k < s->nedits; k++) {
+		free(s->edits[k].file);
+		free(s->edits[k].text);
+	}
+	free(s->edits);
+	s->edits = NULL;
+	s->nedits = 0;
+}
+
+void origin_line_edit(const struct bm_run *run, struct bm_site *s, const char *orig_data,
+		      size_t orig_len)
+{
+	size_t blen = s->before ? strlen(s->before) : 0, a;
+	const char *p = NULL;
+
+	origin_drop_edits(s);
+	if (!blen || !s->after)
+		return;
+	/* the occurrence of the before lines that covers the call */
+	for (p = memmem(orig_data, orig_len, s->before, blen);
+	     p && (size_t)(p - orig_data) + blen <= s->offset;
+	     p = memmem(p + 1, orig_len - (size_t)(p + 1 - orig_data), s->before, blen))
+		;
+	if (!p || (size_t)(p - orig_data) > s->offset)
+		return;
+	a = (size_t)(p - orig_data);
+	for (size_t i = 0; i < run->nsites; i++) {
+		const struct bm_site *t = &run->sites[i];
+
+		if (t == s || strcmp(t->file, s->file))
+			continue;
+		for (size_t k = 0; k < t->nedits; k++)
+			if (!strcmp(t->edits[k].file, s->file) && t->edits[k].start < a + blen &&
+			    a < t->edits[k].end)
+				return;
+	}
+	s->edits = xcalloc(1, sizeof(*s->edits));
+	s->edits[0] = (struct bm_edit){xstrdup(s->file), a, a + blen, xstrdup(s->after)};
+	s->nedits = 1;
+}

@@ -51,4 +51,16 @@ void origin_file_outcome(struct bm_run *run, const char *path, const char *outco
  */
 char *origin_mixed_api(const struct bm_run *run, const char *path, const char *gone);
 
+/* Free @s's edits. */
+void origin_drop_edits(struct bm_site *s);
+
+/*
+ * A site another tool (spatch) rewrote: its edits become one replacement of its
+ * "before" lines in the original (@orig_data) by its "after" lines, unless that overlaps
+ * an edit of another site of @run in the same file (the pair's other call), when it
+ * gets none.
+ */
+void origin_line_edit(const struct bm_run *run, struct bm_site *s, const char *orig_data,
+		      size_t orig_len);
+
 #endif

@@ -94,7 +94,7 @@ static const char *reason_help(const char *code)
 /* "lock_unknown" -> "LockUnknown": SARIF wants a rule's name to differ from its id */
 static char *camel(const char *id)
 {
-	char *r = xstrdup(id), *o = r;
+	char *r = xmalloc(strlen(id) + 5), *o = r;
 	bool up = true;
 
 	for (const char *p = id; *p; p++) {
@@ -105,7 +105,8 @@ static char *camel(const char *id)
 		*o++ = up && *p >= 'a' && *p <= 'z' ? (char)(*p - 'a' + 'A') : *p;
 		up = false;
 	}
-	*o = '\0';
+	/* a one-word id would differ from its name only in case, which SARIF1001 ignores */
+	strcpy(o, strchr(id, '_') ? "" : "Site");
 	return r;
 }
 
