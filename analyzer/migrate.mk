@@ -35,7 +35,8 @@ bench-tree: $(MIGRATE_TBUILD)/gentree
 	@TOP=$(TOP) BUILD=$(BUILD) GENTREE=$(MIGRATE_TBUILD)/gentree bash $(TOP)/tests/migrate/bench.sh
 
 $(MIGRATE_TBUILD)/html_driver: $(TOP)/tests/migrate/html_driver.c $(TOP)/analyzer/report/html_report.c \
-		$(TOP)/analyzer/report/html_report.h
+		$(TOP)/analyzer/report/report_paths.c $(TOP)/analyzer/util.c \
+		$(TOP)/analyzer/report/html_report.h $(TOP)/analyzer/report/report_paths.h
 	@mkdir -p $(@D)
 	$(CC) $(MIGRATE_CFLAGS) -D_GNU_SOURCE -o $@ $(filter %.c,$^) -ljansson
 
@@ -50,6 +51,7 @@ install-blkmig: $(BUILD)/blkmig
 		$(DESTDIR)$(PREFIX)/share/blkmig/shims
 	install -m 755 $(BUILD)/blkmig $(DESTDIR)$(PREFIX)/bin/blkmig
 	install -m 644 $(TOP)/analyzer/blkmig.1 $(DESTDIR)$(PREFIX)/share/man/man1/blkmig.1
+	install -D -m 644 $(TOP)/analyzer/REPORT.md $(DESTDIR)$(PREFIX)/share/doc/blkmig/REPORT.md
 	cd $(TOP)/shims && find . -type f \( -name '*.c' -o -name '*.h' -o -name Kbuild \
 		-o -name Makefile -o -name '*.md' \) \
 		-exec install -D -m 644 {} $(DESTDIR)$(PREFIX)/share/blkmig/shims/{} \;

@@ -690,6 +690,15 @@ static void finish_sites(struct mig *m, size_t *converted, size_t *by_spatch)
 	}
 }
 
+/* The user's file as it was before this run (the page shows its lines). */
+static const char *original_of(const char *path, size_t *len, void *ctx)
+{
+	struct cand *c = cand_of(ctx, path);
+
+	*len = c ? c->orig_len : 0;
+	return c ? c->orig_data : NULL;
+}
+
 static int write_reports(struct mig *m, const char *dir)
 {
 	char *p;
@@ -744,7 +753,9 @@ static int write_reports(struct mig *m, const char *dir)
 	free(p);
 	p = xasprintf("%s/report.html", dir);
 	f = fopen(p, "w");
-	if (!j || !f || html_report_write(f, j) || fclose(f)) {
+	if (!j || !f ||
+	    html_report_write_from(f, j, &(struct html_sources){m->a.root, original_of, m}) ||
+	    fclose(f)) {
 		fprintf(stderr, "blkmig migrate: cannot write %s\n", p);
 		rc = -1;
 	}
