@@ -500,6 +500,19 @@ static char *user_names(struct mig *m, const char *msg)
 	return s;
 }
 
+/* A message about a site of @c's private copy: its lines too are the original's. */
+static char *user_text_of(struct mig *m, const struct cand *c, const char *msg)
+{
+	char *t, *s;
+
+	if (!c)
+		return user_names(m, msg);
+	t = origin_text_of(&(struct origin_copy){c->tmp, c->orig, c->orig_data, c->orig_len}, msg);
+	s = user_names(m, t);
+	free(t);
+	return s;
+}
+
 static void set_manual(struct bm_site *s, const char *code, const char *text)
 {
 	s->verdict = BM_MANUAL;
@@ -561,7 +574,7 @@ static void reconcile(struct mig *m, bool *used_post)
 			used_post[j] = true;
 			m->origin[i] = p->verdict == BM_AUTO ? 'a' : 0;
 			if (p->verdict == BM_MANUAL) {
-				char *t = user_names(m, p->reason_text);
+				char *t = user_text_of(m, c, p->reason_text);
 
 				set_manual(s, p->reason_code, t);
 				free(t);
@@ -731,7 +744,7 @@ static int write_reports(struct mig *m, const char *dir)
 			free(u);
 		}
 		d->function = xstrdup(src->function ? src->function : "");
-		d->message = user_names(m, src->message);
+		d->message = user_text_of(m, cand_of(m, src->file), src->message);
 	}
 	static const struct {
 		const char *name;

@@ -8,6 +8,7 @@
  * three equal lines within a window), which is exact for the small local rewrites
  * migrate makes.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -133,6 +134,37 @@ static char *replace_copy(const struct origin_copy *oc, const char *s)
 	sbuf_add(&out, q);
 	free(data);
 	return sbuf_take(&out);
+}
+
+char *origin_text_of(const struct origin_copy *oc, const char *msg)
+{
+	struct sbuf out = {0};
+	const char *q = msg ? msg : "", *hit;
+	size_t dlen = 0;
+	char *data = NULL, *r;
+
+	while ((hit = strstr(q, "line "))) {
+		char *after = (char *)hit + 5;
+		bool word = hit == msg || hit[-1] == ' ' || hit[-1] == '(';
+
+		sbuf_addn(&out, q, (size_t)(after - q));
+		q = after;
+		if (!word || *after < '0' || *after > '9')
+			continue;
+		if (!data && !(data = read_file(oc->copy, &dlen)))
+			continue;
+		sbuf_printf(&out, "%u",
+			    origin_line(data, dlen, oc->orig_data, oc->orig_len,
+					(unsigned)strtoul(after, &after, 10)));
+		q = after;
+	}
+	sbuf_add(&out, q);
+	free(data);
+	r = sbuf_take(&out);
+	q = r;
+	r = origin_text(oc, 1, q);
+	free((char *)q);
+	return r;
 }
 
 char *origin_text(const struct origin_copy *copies, size_t n, const char *msg)

@@ -35,6 +35,12 @@ unsigned origin_line(const char *copy_data, size_t copy_len, const char *orig_da
 char *origin_text(const struct origin_copy *copies, size_t n, const char *msg);
 
 /*
+ * @msg, known to be about the copy @oc (a reason of a site in it): also every
+ * "line N" is told as the original's line, then the paths as origin_text(). malloc'd.
+ */
+char *origin_text_of(const struct origin_copy *oc, const char *msg);
+
+/*
  * Record what became of @path in @run's file list: "converted", "unchanged", or
  * "left_untouched" with @code and @text (copied).
  */
