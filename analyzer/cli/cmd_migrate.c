@@ -694,7 +694,9 @@ static void finish_sites(struct mig *m, size_t *converted, size_t *by_spatch)
 			/* spatch's rewrite, not the analyzer's proposal, is what happened */
 			(*by_spatch)++;
 			free(s->replacement);
-			s->replacement = collapse_space(s->after);
+			s->replacement =
+			    *s->after ? collapse_space(s->after)
+				      : xstrdup("(folded into the conversion spatch made above)");
 			/* a replacement is the call, as scan gives it: no statement ';' */
 			if (*s->replacement && s->replacement[strlen(s->replacement) - 1] == ';')
 				s->replacement[strlen(s->replacement) - 1] = '\0';

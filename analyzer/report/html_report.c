@@ -431,7 +431,9 @@ static void site(FILE *o, struct page *pg, json_t *s, unsigned occ)
 	else
 		esc(o, str(s, "before"));
 	fputs("</pre></div>\n", o);
-	if (!manual && *str(s, "after"))
+	/* every converted site shows its diff; the folded call of a pair is in its
+	 * partner's */
+	if (!manual && *str(s, "before") && strncmp(str(s, "replacement"), "(folded into", 12))
 		diff_block(o, str(s, "before"), str(s, "after"), first);
 	fputs("</div>\n</section>\n", o);
 	free(rel);

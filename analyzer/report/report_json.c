@@ -76,7 +76,8 @@ json_t *bm_json_summary(const struct bm_run *run)
 					    json_integer(c ? json_integer_value(c) + 1 : 1));
 		}
 	}
-	for (size_t i = 0; i < run->nsites; i++) {
+	/* verify lists no sites (REPORT.md), so its summary counts none */
+	for (size_t i = 0; i < (strcmp(run->command, "verify") ? run->nsites : 0); i++) {
 		const struct bm_site *s = &run->sites[i];
 		const char *pn = bm_pattern_name(s->pattern);
 		json_t *c = json_object_get(by_pattern, pn);
@@ -101,7 +102,7 @@ json_t *bm_json_summary(const struct bm_run *run)
 	sum =
 	    json_pack("{s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:I, s:o}", "files_scanned",
 		      (json_int_t)run->nfiles, "files_with_sites", (json_int_t)with, "sites",
-		      (json_int_t)run->nsites, "auto", (json_int_t)nauto, "manual",
+		      (json_int_t)(nauto + nmanual), "auto", (json_int_t)nauto, "manual",
 		      (json_int_t)nmanual, "manual_by_reason", by_reason, "by_pattern", by_pattern,
 		      "findings", (json_int_t)run->nfindings, "findings_by_kind", by_kind);
 	json_object_set_new(sum, "files_not_fully_parsed", json_integer((json_int_t)unparsed));
