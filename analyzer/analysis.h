@@ -40,7 +40,7 @@ struct tunit {
 	char *src;
 	size_t len;
 	size_t *err_offsets;
-	size_t nerr;
+	size_t nerr, err_cap;
 	struct bm_hit *hits;
 	size_t nhits;
 	char *clean; /* src with comments and literals blanked (same offsets) */

@@ -299,8 +299,7 @@ static void collect_calls(struct ctx *cx, size_t fi)
 	for (int n = 0; n < f->nnodes; n++) {
 		if (f->nodes[n].kind != CXCursor_CallExpr)
 			continue;
-		grow((void **)&cx->calls, &cx->calls_cap, cx->ncalls, sizeof(*cx->calls));
-		struct call *c = &cx->calls[cx->ncalls++];
+		struct call *c = vec_push(cx->calls, cx->ncalls, cx->calls_cap);
 
 		c->func = fi;
 		c->node = n;
@@ -327,8 +326,7 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
 		return CXChildVisit_Continue;
 	if (!cursor_range(t, c, &start, &end, &macro))
 		return CXChildVisit_Continue;
-	grow((void **)&cx->funcs, &cx->funcs_cap, cx->nfuncs, sizeof(*cx->funcs));
-	struct func *f = &cx->funcs[cx->nfuncs++];
+	struct func *f = vec_push(cx->funcs, cx->nfuncs, cx->funcs_cap);
 	CXString name = clang_getCursorSpelling(c);
 
 	memset(f, 0, sizeof(*f));

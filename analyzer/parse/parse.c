@@ -373,8 +373,10 @@ static void fault_inject(const char *path)
 
 	if (!f)
 		return;
-	if (!strncmp(f, "crash:", 6) && strstr(path, f + 6))
+	if (!strncmp(f, "crash:", 6) && strstr(path, f + 6)) {
+		signal(SIGSEGV, SIG_DFL); /* a plain crash, not a sanitizer's report */
 		raise(SIGSEGV);
+	}
 	if (!strncmp(f, "hang:", 5) && strstr(path, f + 5))
 		for (;;)
 			pause();
@@ -516,9 +518,10 @@ static bool finish_file(struct parse_env *env, CXIndex idx, size_t fi, int statu
 					    diagnostic_text(d, t->cxfile, file->path));
 				off = loc_offset(clang_getDiagnosticLocation(d), &df);
 				if (df && t->cxfile && clang_File_isEqual(df, t->cxfile)) {
-					t->err_offsets = xrealloc(t->err_offsets,
-								  (t->nerr + 1) * sizeof(size_t));
-					t->err_offsets[t->nerr++] = off;
+					size_t *slot =
+					    vec_push(t->err_offsets, t->nerr, t->err_cap);
+
+					*slot = off;
 				}
 			} else if (sev == CXDiagnostic_Warning) {
 				file->warnings++;
