@@ -14,6 +14,7 @@
 
 #include "origin_map.h"
 #include "util.h"
+#include "vec.h"
 
 struct lines {
 	const char **p;
@@ -23,7 +24,7 @@ struct lines {
 
 static void split_lines(const char *data, size_t len, struct lines *l)
 {
-	size_t cap = 0, i = 0;
+	size_t cap = 0, lcap = 0, ln = 0, i = 0;
 
 	memset(l, 0, sizeof(*l));
 	while (i < len) {
@@ -31,10 +32,8 @@ static void split_lines(const char *data, size_t len, struct lines *l)
 
 		while (e < len && data[e] != '\n')
 			e++;
-		grow((void **)&l->p, &cap, l->n, sizeof(*l->p));
-		l->len = xrealloc(l->len, cap * sizeof(*l->len));
-		l->p[l->n] = data + i;
-		l->len[l->n++] = e - i;
+		vec_append(l->p, l->n, cap, data + i);
+		vec_append(l->len, ln, lcap, e - i);
 		i = e + 1;
 	}
 }
