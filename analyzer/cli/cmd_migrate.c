@@ -71,8 +71,12 @@ void cmd_migrate_usage(FILE *out)
 	      "    --report DIR\n"
 	      "        Write report.txt, report.json (analyzer/REPORT.md), report.sarif\n"
 	      "        and a self-contained report.html into DIR.\n"
+	      "    --format text|json|sarif|brief, -o FILE|-\n"
+	      "        Also write the report in one format to FILE (- or no -o: standard\n"
+	      "        output).\n"
 	      "    --root DIR\n"
-	      "        Name files in the patch relative to DIR (default: current dir).\n"
+	      "        Name files in the patch, in SARIF and on the review page relative\n"
+	      "        to DIR (default: current dir).\n"
 	      "    --spatch PROG\n"
 	      "        The spatch to run (default: $SPATCH, then spatch in PATH).\n"
 	      "    --cocci-dir DIR\n"
@@ -99,6 +103,7 @@ struct mig_args {
 	enum mode mode;
 	int modes_given;
 	const char *patch, *report, *root, *spatch, *cocci_dir;
+	const char *format, *output; /* --format, -o: one report to a file or stdout */
 	char **paths;
 	size_t npaths;
 };
@@ -162,6 +167,10 @@ static int parse_args(struct bm_run *run, int argc, char **argv, struct mig_args
 			slot = &a->spatch;
 		} else if (!strcmp(s, "--cocci-dir")) {
 			slot = &a->cocci_dir;
+		} else if (!strcmp(s, "--format")) {
+			slot = &a->format;
+		} else if (!strcmp(s, "-o") || !strcmp(s, "--output")) {
+			slot = &a->output;
 		}
 		if (slot) {
 			if (i + 1 >= argc) {
@@ -184,6 +193,11 @@ static int parse_args(struct bm_run *run, int argc, char **argv, struct mig_args
 			return -1;
 		}
 		a->paths[a->npaths++] = argv[i++];
+	}
+	if (a->format && strcmp(a->format, "text") && strcmp(a->format, "json") &&
+	    strcmp(a->format, "sarif") && strcmp(a->format, "brief")) {
+		fprintf(stderr, "blkmig migrate: --format wants text, json, sarif or brief\n");
+		return -1;
 	}
 	if (a->modes_given > 1) {
 		fprintf(stderr,
@@ -705,6 +719,30 @@ static void finish_sites(struct mig *m, size_t *converted, size_t *by_spatch)
 	}
 }
 
+/* The verify findings of the result belong to the report, told on the original files. */
+static void merge_findings(struct mig *m)
+{
+	/* the verify findings of the result belong to the report */
+	for (size_t i = 0; i < m->ver.nfindings; i++) {
+		struct bm_finding *src = &m->ver.findings[i], *d;
+		char *file = user_names(m, src->file);
+
+		d = vec_push(m->inv.findings, m->inv.nfindings, m->inv.findings_cap);
+		*d = *src;
+		d->file = file;
+		{
+			char *at = xasprintf("%s:%u", src->file, src->line), *u = user_names(m, at);
+			const char *colon = strrchr(u, ':');
+
+			d->line = colon ? (unsigned)strtoul(colon + 1, NULL, 10) : d->line;
+			free(at);
+			free(u);
+		}
+		d->function = xstrdup(src->function ? src->function : "");
+		d->message = user_text_of(m, cand_of(m, src->file), src->message);
+	}
+}
+
 /* The user's file as it was before this run (the page shows its lines). */
 static const char *original_of(const char *path, size_t *len, void *ctx)
 {
@@ -725,26 +763,6 @@ static int write_reports(struct mig *m, const char *dir)
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
 		fprintf(stderr, "blkmig migrate: cannot create %s: %s\n", dir, strerror(errno));
 		return -1;
-	}
-	m->inv.command = "migrate";
-	/* the verify findings of the result belong to the report */
-	for (size_t i = 0; i < m->ver.nfindings; i++) {
-		struct bm_finding *src = &m->ver.findings[i], *d;
-		char *file = user_names(m, src->file);
-
-		d = vec_push(m->inv.findings, m->inv.nfindings, m->inv.findings_cap);
-		*d = *src;
-		d->file = file;
-		{
-			char *at = xasprintf("%s:%u", src->file, src->line), *u = user_names(m, at);
-			const char *colon = strrchr(u, ':');
-
-			d->line = colon ? (unsigned)strtoul(colon + 1, NULL, 10) : d->line;
-			free(at);
-			free(u);
-		}
-		d->function = xstrdup(src->function ? src->function : "");
-		d->message = user_text_of(m, cand_of(m, src->file), src->message);
 	}
 	static const struct {
 		const char *name;
@@ -1068,7 +1086,12 @@ int cmd_migrate(int argc, char **argv)
 		if (m.c[i].problem)
 			fprintf(stderr, "blkmig migrate: %s: left untouched (%s): %s\n",
 				m.c[i].orig, m.c[i].problem_code, m.c[i].problem);
+	m.inv.command = "migrate";
+	merge_findings(&m);
 	if (m.a.report && write_reports(&m, m.a.report) < 0)
+		rc = BM_EXIT_USAGE;
+	if ((m.a.format || m.a.output) &&
+	    bm_write_report(&m.inv, m.a.format ? m.a.format : "text", m.a.output) < 0)
 		rc = BM_EXIT_USAGE;
 
 	if (m.inv.nsites)

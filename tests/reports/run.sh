@@ -135,6 +135,9 @@ x = [x for x in r if x["locations"][0]["physicalLocation"]["artifactLocation"]["
      and x["locations"][0]["physicalLocation"]["region"]["startLine"] == 15][0]
 sys.exit(not (x["ruleId"] == "convert" and x.get("fixes")))' "$W/rep/report.sarif"
 check migrate/input-untouched diff -r "$W/t.orig" "$W/t"
+# --format and -o - for migrate too: the same report on standard output
+(cd "$W" && "$B" migrate -q --check --format json -o - --root t t) > "$W/mig-stdout.json" 2>/dev/null
+check migrate/format-to-stdout cmp "$W/mig-stdout.json" "$W/rep/report.json"
 # the uptodate classes JSON may carry are the ones REPORT.md documents
 check json/uptodate-classes-documented py '
 import json, re, sys
