@@ -120,6 +120,20 @@ if "shifted.c:%s)" % hook not in t: bad.append("value line: " + t)
 print("\n".join(bad)); sys.exit(bool(bad))' "$W/rep/report.json" "$first" "$hook"
 }
 check origin/reason-lines-are-original origin_lines
+# the race verify finds in the converted copy is told at the original's lines
+verify_lines() {
+	local call timer
+	call=$(grep -n 'end_request(vr_cur, 0);' "$W/t/verify_race.c" | cut -d: -f1)
+	timer=$(grep -n 'setup_timer(' "$W/t/verify_race.c" | cut -d: -f1)
+	py '
+import json, sys
+d = json.load(open(sys.argv[1])); call, timer = sys.argv[2], sys.argv[3]
+f = [x for x in d["files"] if x["path"].endswith("verify_race.c")][0]["outcome"]
+t = f.get("text", "")
+ok = f.get("code") == "verify_failed" and "verify_race.c:%s:" % call in t and "t/verify_race.c:%s)" % timer in t
+print(f); sys.exit(not ok)' "$W/rep/report.json" "$call" "$timer"
+}
+check origin/verify-lines-are-original verify_lines
 # a call only spatch could read: converted, and reported so (verdict, after, edits, count)
 check spatch-only/reported-converted py '
 import json, sys
