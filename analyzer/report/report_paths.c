@@ -4,6 +4,7 @@
  * root given as "linux" and files given as "linux/drivers/..." or "./linux/..." agree.
  */
 #include <limits.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -108,4 +109,43 @@ char *report_help_base(void)
 		}
 	}
 	return xstrdup("file:///usr/local/share/doc/blkmig/REPORT.md");
+}
+
+char *report_run_root(const struct bm_run *run)
+{
+	char *root = report_root(run->root), *common = NULL;
+	bool outside = false;
+
+	if (run->root)
+		return root;
+	for (size_t i = 0; i < run->nfiles && !outside; i++) {
+		char *r = report_rel_path(root, run->files[i].path);
+
+		outside = !r;
+		free(r);
+	}
+	if (!outside)
+		return root;
+	/* files outside the current directory: their longest common directory */
+	for (size_t i = 0; i < run->nfiles; i++) {
+		char *abs = absolute(run->files[i].path), *slash = strrchr(abs, '/');
+
+		if (slash)
+			*slash = '\0';
+		if (!common) {
+			common = abs;
+			continue;
+		}
+		size_t n = 0;
+
+		while (common[n] && common[n] == abs[n])
+			n++;
+		if (common[n] || (abs[n] && abs[n] != '/'))
+			while (n > 0 && common[n] != '/')
+				n--;
+		common[n] = '\0';
+		free(abs);
+	}
+	free(root);
+	return common && *common ? common : (free(common), xstrdup("/"));
 }

@@ -11,6 +11,11 @@
 /* @root (NULL: the current directory) as an absolute path without a trailing '/'. */
 char *report_root(const char *root);
 
+struct bm_run;
+/* The root of @run's report: --root, else the current directory if every file is below
+ * it, else the files' longest common directory. malloc'd, absolute. */
+char *report_run_root(const struct bm_run *run);
+
 /*
  * @path relative to the absolute @root, percent-encoded for a URI ("drivers/ide/x.c"),
  * or NULL when @path is not below @root. malloc'd.

@@ -391,7 +391,7 @@ int bm_report_sarif(const struct bm_run *run, FILE *out)
 	bool verify = !strcmp(run->command, "verify");
 	json_t *results = json_array(), *artifacts = json_array(), *notes = json_array();
 	json_t *root, *driver, *bases;
-	struct sarif x = {run, report_root(run->root), report_help_base(), json_array(),
+	struct sarif x = {run, report_run_root(run), report_help_base(), json_array(),
 			  json_object()};
 	char *root_uri;
 	int r;
