@@ -90,10 +90,10 @@ f = [x for x in d["files"] if x["path"].endswith("half_broken.c")][0]
 o = f.get("outcome", {})
 ok = o.get("status") == "left_untouched" and o.get("code") == "unparsed" and "mix" in o.get("text", "")
 ok = ok and all(s["verdict"] == "manual" and not s["edits"] for s in d["sites"] if s["file"] == f["path"])
-ok = ok and d["summary"]["files_left_untouched"] == 1 and d["summary"]["files_left_by_reason"] == {"unparsed": 1}
+ok = ok and d["summary"]["files_left_by_reason"].get("unparsed") == 1
 sys.exit(not ok)' "$W/rep/report.json"
 check half/text-outcome grep -qE '^t/half_broken.c:[0-9]+:1: warning: file left untouched: .* \[unparsed\]$' "$W/rep/report.txt"
-check half/text-summary grep -q '1 file(s) left untouched (unparsed 1)' "$W/rep/report.txt"
+check half/text-summary grep -qE '[0-9]+ file\(s\) left untouched \((.*, )?unparsed 1[,)]' "$W/rep/report.txt"
 check half/sarif-outcome py '
 import json, sys
 r = json.load(open(sys.argv[1]))["runs"][0]["results"]
