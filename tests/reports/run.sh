@@ -68,7 +68,7 @@ nerr=$(grep -cE '^[^ :]+:[0-9]+:[0-9]+: (warning|error): .*\[(legacy_call|locked
 # -o - is standard output, in every format
 for fmt in text json sarif brief; do
 	(cd "$W" && "$B" scan -q --format $fmt -o - "$CASES/syntax_in_function.c") > "$W/o.$fmt" 2>/dev/null
-	"$B" scan -q --format $fmt "$CASES/syntax_in_function.c" > "$W/s.$fmt" 2>/dev/null
+	(cd "$W" && "$B" scan -q --format $fmt "$CASES/syntax_in_function.c") > "$W/s.$fmt" 2>/dev/null
 	[ -s "$W/o.$fmt" ] && cmp -s "$W/o.$fmt" "$W/s.$fmt" && [ ! -e "$W/-" ] &&
 		pass "cli/dash-o-stdout-$fmt" || fail "cli/dash-o-stdout-$fmt"
 done
