@@ -35,7 +35,8 @@ bench-tree: $(MIGRATE_TBUILD)/gentree
 	@TOP=$(TOP) BUILD=$(BUILD) GENTREE=$(MIGRATE_TBUILD)/gentree bash $(TOP)/tests/migrate/bench.sh
 
 $(MIGRATE_TBUILD)/html_driver: $(TOP)/tests/migrate/html_driver.c $(TOP)/analyzer/report/html_report.c \
-		$(TOP)/analyzer/report/html_report.h
+		$(TOP)/analyzer/report/report_paths.c $(TOP)/analyzer/util.c $(TOP)/analyzer/vec.c \
+		$(TOP)/analyzer/report/html_report.h $(TOP)/analyzer/report/report_paths.h
 	@mkdir -p $(@D)
 	$(CC) $(MIGRATE_CFLAGS) -D_GNU_SOURCE -o $@ $(filter %.c,$^) -ljansson
 
@@ -50,6 +51,7 @@ install-blkmig: $(BUILD)/blkmig
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 755 $(BUILD)/blkmig $(DESTDIR)$(PREFIX)/bin/blkmig
 	install -m 644 $(TOP)/analyzer/blkmig.1 $(DESTDIR)$(PREFIX)/share/man/man1/blkmig.1
+	install -D -m 644 $(TOP)/analyzer/REPORT.md $(DESTDIR)$(PREFIX)/share/doc/blkmig/REPORT.md
 
 $(MIGRATE_TBUILD)/unit_plan: $(TOP)/tests/migrate/unit_plan.c $(TOP)/analyzer/convert/rewrite_plan.c \
 		$(TOP)/analyzer/convert/rewrite_output.c $(TOP)/analyzer/convert/edit_apply.c \

@@ -128,7 +128,17 @@ struct bm_file {
 	bool used_model;
 	char *reason; /* why partial/failed/skipped, or NULL */
 	size_t nsites;
+	struct bm_strlist diagnostics; /* the first parse errors, "FILE:LINE:COL: error: ..." */
+	/*
+	 * fix/migrate: what became of the file ("converted", "unchanged",
+	 * "left_untouched"), with the reason code and text when left untouched;
+	 * NULL for scan/verify.
+	 */
+	const char *outcome;
+	const char *outcome_code;
+	char *outcome_text;
 };
+#define BM_FILE_DIAGNOSTICS 3
 
 struct bm_finding {
 	char *file;
@@ -159,6 +169,7 @@ struct bm_run {
 	struct bm_finding *findings;
 	size_t nfindings, findings_cap;
 	unsigned io_errors; /* unreadable paths etc. (already reported) */
+	const char *root;   /* --root: SARIF/HTML name files relative to it (NULL: cwd) */
 };
 
 /* ---- run life cycle (run.c) ------------------------------------------ */
@@ -230,6 +241,7 @@ const char *bm_uptodate_class_name(enum bm_uptodate_class c);
 const char *bm_parse_status_name(enum bm_parse_status s);
 const char *bm_finding_kind_name(enum bm_finding_kind k);
 const char *bm_reason_description(const char *code);
+const char *bm_reason_code_at(size_t i);
 
 /* ---- report writers (report_*.c) --------------------------------------- */
 int bm_report_text(const struct bm_run *run, FILE *out);

@@ -31,6 +31,7 @@
 #include "html_report.h"
 #include "migrate_combine.h"
 #include "migrate_common.h"
+#include "origin_map.h"
 #include "progress.h"
 #include "rewrite_output.h"
 #include "rewrite_plan.h"
@@ -71,8 +72,12 @@ void cmd_migrate_usage(FILE *out)
 	      "    --report DIR\n"
 	      "        Write report.txt, report.json (analyzer/REPORT.md), report.sarif\n"
 	      "        and a self-contained report.html into DIR.\n"
+	      "    --format text|json|sarif|brief, -o FILE|-\n"
+	      "        Also write the report in one format to FILE (- or no -o: standard\n"
+	      "        output).\n"
 	      "    --root DIR\n"
-	      "        Name files in the patch relative to DIR (default: current dir).\n"
+	      "        Name files in the patch, in SARIF and on the review page relative\n"
+	      "        to DIR (default: current dir).\n"
 	      "    --spatch PROG\n"
 	      "        The spatch to run (default: $SPATCH, then spatch in PATH).\n"
 	      "    --cocci-dir DIR\n"
@@ -99,6 +104,7 @@ struct mig_args {
 	enum mode mode;
 	int modes_given;
 	const char *patch, *report, *root, *spatch, *cocci_dir;
+	const char *format, *output; /* --format, -o: one report to a file or stdout */
 	char **paths;
 	size_t npaths;
 };
@@ -163,6 +169,10 @@ static int parse_args(struct bm_run *run, int argc, char **argv, struct mig_args
 			slot = &a->spatch;
 		} else if (!strcmp(s, "--cocci-dir")) {
 			slot = &a->cocci_dir;
+		} else if (!strcmp(s, "--format")) {
+			slot = &a->format;
+		} else if (!strcmp(s, "-o") || !strcmp(s, "--output")) {
+			slot = &a->output;
 		}
 		if (slot) {
 			if (i + 1 >= argc) {
@@ -185,6 +195,11 @@ static int parse_args(struct bm_run *run, int argc, char **argv, struct mig_args
 			return -1;
 		}
 		a->paths[a->npaths++] = argv[i++];
+	}
+	if (a->format && strcmp(a->format, "text") && strcmp(a->format, "json") &&
+	    strcmp(a->format, "sarif") && strcmp(a->format, "brief")) {
+		fprintf(stderr, "blkmig migrate: --format wants text, json, sarif or brief\n");
+		return -1;
 	}
 	if (a->modes_given > 1) {
 		fprintf(stderr,
@@ -487,22 +502,30 @@ static int is_unsafe_reason(const char *code)
 	return 0;
 }
 
-/* Replace the private copies' names by the user's in a message. */
+/* A message about the private copies told with the user's names and lines. */
 static char *user_names(struct mig *m, const char *msg)
 {
-	char *s = xstrdup(msg ? msg : "");
+	struct origin_copy *oc = xcalloc(m->nc + 1, sizeof(*oc));
+	char *s;
 
-	for (size_t i = 0; i < m->nc; i++) {
-		char *p;
+	for (size_t i = 0; i < m->nc; i++)
+		oc[i] = (struct origin_copy){m->c[i].tmp, m->c[i].orig, m->c[i].orig_data,
+					     m->c[i].orig_len};
+	s = origin_text(oc, m->nc, msg);
+	free(oc);
+	return s;
+}
 
-		while ((p = strstr(s, m->c[i].tmp))) {
-			char *n = xasprintf("%.*s%s%s", (int)(p - s), s, m->c[i].orig,
-					    p + strlen(m->c[i].tmp));
+/* A message about a site of @c's private copy: its lines too are the original's. */
+static char *user_text_of(struct mig *m, const struct cand *c, const char *msg)
+{
+	char *t, *s;
 
-			free(s);
-			s = n;
-		}
-	}
+	if (!c)
+		return user_names(m, msg);
+	t = origin_text_of(&(struct origin_copy){c->tmp, c->orig, c->orig_data, c->orig_len}, msg);
+	s = user_names(m, t);
+	free(t);
 	return s;
 }
 
@@ -516,6 +539,7 @@ static void set_manual(struct bm_site *s, const char *code, const char *text)
 	s->after = xstrdup("");
 	free(s->replacement);
 	s->replacement = xstrdup("");
+	origin_drop_edits(s); /* REPORT.md: a manual site has no edits */
 }
 
 /*
@@ -734,7 +758,7 @@ static void reconcile(struct mig *m, bool *used_post)
 			used_post[j] = true;
 			m->origin[i] = p->verdict == BM_AUTO ? 'a' : 0;
 			if (p->verdict == BM_MANUAL) {
-				char *t = user_names(m, p->reason_text);
+				char *t = user_text_of(m, c, p->reason_text);
 
 				set_manual(s, p->reason_code, t);
 				free(t);
@@ -832,6 +856,14 @@ static void finish_sites(struct mig *m, size_t *converted, size_t *by_spatch)
 				set_manual(s, c->problem_code, c->problem);
 			continue;
 		}
+		if (s->verdict == BM_MANUAL && m->origin && m->origin[i] == 's') {
+			/* spatch converted a site the analyzer left for review (not one it
+			 * holds unsafe): the file changes there, so the report says so */
+			s->verdict = BM_AUTO;
+			s->reason_code = NULL;
+			free(s->reason_text);
+			s->reason_text = NULL;
+		}
 		if (s->verdict == BM_MANUAL)
 			continue;
 		before_range(s, c->orig_data, c->orig_len, &first, &last);
@@ -859,16 +891,51 @@ static void finish_sites(struct mig *m, size_t *converted, size_t *by_spatch)
 			/* spatch's rewrite, not the analyzer's proposal, is what happened */
 			(*by_spatch)++;
 			free(s->replacement);
-			s->replacement = collapse_space(s->after);
-			for (size_t k = 0; k < s->nedits; k++) {
-				free(s->edits[k].file);
-				free(s->edits[k].text);
-			}
-			free(s->edits);
-			s->edits = NULL;
-			s->nedits = 0;
+			s->replacement =
+			    *s->after ? collapse_space(s->after)
+				      : xstrdup("(folded into the conversion spatch made above)");
+			/* a replacement is the call, as scan gives it: no statement ';' */
+			if (*s->replacement && s->replacement[strlen(s->replacement) - 1] == ';')
+				s->replacement[strlen(s->replacement) - 1] = '\0';
+			origin_line_edit(&m->inv, s, c->orig_data, c->orig_len);
 		}
 	}
+}
+
+/* The verify findings of the result belong to the report, told on the original files. */
+static void merge_findings(struct mig *m)
+{
+	/* the verify findings of the result belong to the report */
+	for (size_t i = 0; i < m->ver.nfindings; i++) {
+		struct bm_finding *src = &m->ver.findings[i], *d;
+		char *file;
+
+		if (!bm_finding_fails(src))
+			continue; /* the inventory already reports the old bug */
+		file = user_names(m, src->file);
+		d = vec_push(m->inv.findings, m->inv.nfindings, m->inv.findings_cap);
+		*d = *src;
+		d->file = file;
+		{
+			char *at = xasprintf("%s:%u", src->file, src->line), *u = user_names(m, at);
+			const char *colon = strrchr(u, ':');
+
+			d->line = colon ? (unsigned)strtoul(colon + 1, NULL, 10) : d->line;
+			free(at);
+			free(u);
+		}
+		d->function = xstrdup(src->function ? src->function : "");
+		d->message = user_text_of(m, cand_of(m, src->file), src->message);
+	}
+}
+
+/* The user's file as it was before this run (the page shows its lines). */
+static const char *original_of(const char *path, size_t *len, void *ctx)
+{
+	struct cand *c = cand_of(ctx, path);
+
+	*len = c ? c->orig_len : 0;
+	return c ? c->orig_data : NULL;
 }
 
 static int write_reports(struct mig *m, const char *dir)
@@ -882,22 +949,6 @@ static int write_reports(struct mig *m, const char *dir)
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
 		fprintf(stderr, "blkmig migrate: cannot create %s: %s\n", dir, strerror(errno));
 		return -1;
-	}
-	m->inv.command = "migrate";
-	/* the verify findings of the result belong to the report */
-	for (size_t i = 0; i < m->ver.nfindings; i++) {
-		struct bm_finding *src = &m->ver.findings[i], *d;
-		char *file;
-
-		if (!bm_finding_fails(src))
-			continue; /* the inventory already reports the old bug */
-		file = user_names(m, src->file);
-
-		d = vec_push(m->inv.findings, m->inv.nfindings, m->inv.findings_cap);
-		*d = *src;
-		d->file = file;
-		d->function = xstrdup(src->function ? src->function : "");
-		d->message = user_names(m, src->message);
 	}
 	static const struct {
 		const char *name;
@@ -919,7 +970,9 @@ static int write_reports(struct mig *m, const char *dir)
 	free(p);
 	p = xasprintf("%s/report.html", dir);
 	f = fopen(p, "w");
-	if (!j || !f || html_report_write(f, j) || fclose(f)) {
+	if (!j || !f ||
+	    html_report_write_from(f, j, &(struct html_sources){m->a.root, original_of, m}) ||
+	    fclose(f)) {
 		fprintf(stderr, "blkmig migrate: cannot write %s\n", p);
 		rc = -1;
 	}
@@ -1060,6 +1113,13 @@ int cmd_migrate(int argc, char **argv)
 		used_post = xcalloc(m.post.nsites + 1, sizeof(bool));
 		m.origin = xcalloc(m.inv.nsites + 1, 1);
 		reconcile(&m, used_post);
+		for (size_t i = 0; i < m.nc; i++) {
+			char *why = origin_mixed_api(&m.inv, m.c[i].orig, m.origin);
+
+			if (why)
+				leave_untouched(&m.c[i], "unparsed", why);
+			free(why);
+		}
 		rw_plan_build(&m.post, m.a.mode == MODE_IN_PLACE ? precheck_target : NULL, &m,
 			      &plan);
 		for (size_t i = 0; i < m.nc; i++) {
@@ -1160,18 +1220,31 @@ int cmd_migrate(int argc, char **argv)
 						      f->message);
 					free(f->message);
 					f->message = t;
+					f->kind = BM_FIND_PREEXISTING_LOCK_BUG;
 					continue;
 				}
-				t = xasprintf("verify: %s:%u: %s", c->orig, f->line, f->message);
-				leave_untouched(c, "verify_failed", t);
+				t = xasprintf("verify: %s:%u: %s", c->tmp, f->line, f->message);
+				{
+					char *u = user_names(&m, t);
+
+					leave_untouched(c, "verify_failed", u);
+					free(u);
+				}
 				free(t);
 			}
 		}
 	}
 
 	finish_sites(&m, &converted, &by_spatch);
-	for (size_t i = 0; i < m.nc; i++)
+	for (size_t i = 0; i < m.nc; i++) {
 		nchanged += changed(&m.c[i]);
+		origin_file_outcome(&m.inv, m.c[i].orig,
+				    m.c[i].problem     ? "left_untouched"
+				    : changed(&m.c[i]) ? "converted"
+						       : "unchanged",
+				    m.c[i].problem_code, m.c[i].problem);
+	}
+	m.inv.root = m.a.root;
 
 	/* 5. output */
 	if (m.a.mode == MODE_PATCH) {
@@ -1221,7 +1294,12 @@ int cmd_migrate(int argc, char **argv)
 		if (m.c[i].problem)
 			fprintf(stderr, "blkmig migrate: %s: left untouched (%s): %s\n",
 				m.c[i].orig, m.c[i].problem_code, m.c[i].problem);
+	m.inv.command = "migrate";
+	merge_findings(&m);
 	if (m.a.report && write_reports(&m, m.a.report) < 0)
+		rc = BM_EXIT_USAGE;
+	if ((m.a.format || m.a.output) &&
+	    bm_write_report(&m.inv, m.a.format ? m.a.format : "text", m.a.output) < 0)
 		rc = BM_EXIT_USAGE;
 
 	if (m.inv.nsites)

@@ -32,8 +32,15 @@ void cmd_scan_usage(FILE *out)
 	      "        Report format (default text).  JSON follows analyzer/REPORT.md;\n"
 	      "        SARIF is version 2.1.0 with fixes for auto sites; brief is one\n"
 	      "        line per site (file:line:col function call verdict pattern ...).\n"
+	      "        Text is in compiler form, one line per site:\n"
+	      "        FILE:LINE:COL: note|warning|error: MESSAGE [pattern or reason],\n"
+	      "        followed by indented details.\n"
 	      "    -o FILE, --output FILE\n"
-	      "        Write the report to FILE instead of standard output.\n"
+	      "        Write the report to FILE instead of standard output (- for\n"
+	      "        standard output).\n"
+	      "    --root DIR\n"
+	      "        SARIF names files relative to DIR (uriBaseId SRCROOT; default: the\n"
+	      "        current directory).\n"
 	      "\n",
 	      out);
 	bm_options_usage(out);
@@ -71,6 +78,15 @@ int bm_cmd_args(struct bm_run *run, int argc, char **argv, const char **format, 
 			i++;
 			continue;
 		}
+		if (!strcmp(a, "--root")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "blkmig: --root needs a directory\n");
+				return -1;
+			}
+			run->root = argv[i + 1];
+			i += 2;
+			continue;
+		}
 		if (output && (!strcmp(a, "-o") || !strcmp(a, "--output"))) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "blkmig: %s needs a file name\n", a);
@@ -104,6 +120,8 @@ int bm_write_report(const struct bm_run *run, const char *format, const char *ou
 	FILE *out = stdout;
 	int r;
 
+	if (output && !strcmp(output, "-"))
+		output = NULL;
 	if (output && !(out = fopen(output, "w"))) {
 		fprintf(stderr, "blkmig: cannot write %s: %s\n", output, strerror(errno));
 		return -1;

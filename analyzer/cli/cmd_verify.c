@@ -20,7 +20,8 @@ void cmd_verify_usage(FILE *out)
 	      "    blkmig verify - check code converted to the 2.6.25 completion API\n"
 	      "\n"
 	      "SYNOPSIS\n"
-	      "    blkmig verify [--format text|json|sarif] [-o FILE] [OPTIONS] PATH...\n"
+	      "    blkmig verify [--format text|json|sarif|brief] [-o FILE|-] [--root DIR] "
+	      "[OPTIONS] PATH...\n"
 	      "\n"
 	      "DESCRIPTION\n"
 	      "    Reports, with the same cross-function lock analysis as scan:\n"
@@ -36,7 +37,7 @@ void cmd_verify_usage(FILE *out)
 	      "      preexisting_lock_bug             a warning; it does not fail verify.\n"
 	      "\n"
 	      "OPTIONS\n"
-	      "    --format, -o as for scan.\n"
+	      "    --format, -o, --root as for scan.\n"
 	      "    --original ORIG  the code before conversion: a file (one PATH) or a\n"
 	      "                     directory whose files match PATH's by relative path.\n"
 	      "\n",

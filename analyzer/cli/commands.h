@@ -14,7 +14,12 @@
 
 #include <stdio.h>
 
+struct bm_run;
+
 int cmd_scan(int argc, char **argv);
+/* Write @run's report as @format (text|json|sarif|brief) to @output (NULL or "-":
+ * standard output); 0, or -1 with a message. (cmd_scan.c) */
+int bm_write_report(const struct bm_run *run, const char *format, const char *output);
 void cmd_scan_usage(FILE *out);
 int cmd_verify(int argc, char **argv);
 void cmd_verify_usage(FILE *out);

@@ -44,6 +44,8 @@ void bm_run_free(struct bm_run *run)
 	for (size_t i = 0; i < run->nfiles; i++) {
 		free(run->files[i].path);
 		free(run->files[i].reason);
+		strlist_free(&run->files[i].diagnostics);
+		free(run->files[i].outcome_text);
 	}
 	free(run->files);
 	for (size_t i = 0; i < run->nsites; i++)

@@ -390,13 +390,22 @@ static void child_parse(struct parse_env *env, const char *path, const char *res
 	CXTranslationUnit tu;
 	FILE *f;
 	int saved = 0;
+	unsigned errors = 0;
 
 	fault_inject(path);
 	tu = parse_one(env, idx, path, &stubbed);
 	if (!tu)
 		_exit(3);
-	saved =
-	    clang_saveTranslationUnit(tu, ast, clang_defaultSaveOptions(tu)) == CXSaveError_None;
+	/* a saved AST keeps no diagnostics: with errors the parent parses again and counts them */
+	for (unsigned i = 0, n = clang_getNumDiagnostics(tu); i < n; i++) {
+		CXDiagnostic d = clang_getDiagnostic(tu, i);
+
+		if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error)
+			errors++;
+		clang_disposeDiagnostic(d);
+	}
+	saved = !errors && clang_saveTranslationUnit(tu, ast, clang_defaultSaveOptions(tu)) ==
+			       CXSaveError_None;
 	f = fopen(res, "w");
 	if (!f)
 		_exit(4);
@@ -417,6 +426,27 @@ static double elapsed(const struct timespec *t)
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	return (double)(now.tv_sec - t->tv_sec) + (double)(now.tv_nsec - t->tv_nsec) / 1e9;
+}
+
+/* "FILE:LINE:COL: error: MESSAGE"; the parsed file keeps the user's name. */
+static char *diagnostic_text(CXDiagnostic d, CXFile self, const char *path)
+{
+	CXString msg = clang_getDiagnosticSpelling(d), fname;
+	CXFile df;
+	unsigned line, col;
+	char *r;
+
+	clang_getSpellingLocation(clang_getDiagnosticLocation(d), &df, &line, &col, NULL);
+	fname = clang_getFileName(df);
+	if (!df || !clang_getCString(fname))
+		r = xasprintf("%s: error: %s", path, clang_getCString(msg));
+	else
+		r = xasprintf("%s:%u:%u: error: %s",
+			      self && clang_File_isEqual(df, self) ? path : clang_getCString(fname),
+			      line, col, clang_getCString(msg));
+	clang_disposeString(fname);
+	clang_disposeString(msg);
+	return r;
 }
 
 /* Finish one file in the parent after its child exited with STATUS. */
@@ -482,6 +512,10 @@ static bool finish_file(struct parse_env *env, CXIndex idx, size_t fi, int statu
 
 			if (sev >= CXDiagnostic_Error) {
 				file->errors++;
+				if (file->diagnostics.n < BM_FILE_DIAGNOSTICS)
+					strlist_push_owned(
+					    &file->diagnostics,
+					    diagnostic_text(d, t->cxfile, file->path));
 				off = loc_offset(clang_getDiagnosticLocation(d), &df);
 				if (df && t->cxfile && clang_File_isEqual(df, t->cxfile)) {
 					size_t *slot =

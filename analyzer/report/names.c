@@ -91,7 +91,20 @@ static const struct {
     {"macro", "the call is inside a macro"},
     {"unparsed", "the code around the call could not be parsed"},
     {"shape", "a legacy call in a shape the catalogue does not cover"},
+    {"conflicting_edits", "two sites' rewrites overlap in the file; the file is left untouched"},
+    {"file_not_writable", "the file cannot be replaced safely; it is left untouched"},
+    {"verify_failed",
+     "blkmig verify found a lock-variant problem in the converted file; it is left untouched"},
+    {"tools_disagree",
+     "spatch converted a site the analyzer holds unsafe; the file is left untouched"},
 };
+
+/* The i-th reason code of the catalogue above (NULL past the end), for writers that list
+ * them all (SARIF rules). */
+const char *bm_reason_code_at(size_t i)
+{
+	return i < sizeof(reasons) / sizeof(reasons[0]) ? reasons[i].code : NULL;
+}
 
 const char *bm_reason_description(const char *code)
 {

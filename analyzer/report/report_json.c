@@ -57,11 +57,27 @@ json_t *bm_json_site(const struct bm_site *s)
 json_t *bm_json_summary(const struct bm_run *run)
 {
 	json_t *by_reason = json_object(), *by_pattern = json_object(), *by_kind = json_object();
-	size_t nauto = 0, nmanual = 0, with = 0;
+	json_t *left_by = json_object(), *sum;
+	size_t nauto = 0, nmanual = 0, with = 0, converted = 0, left = 0, unparsed = 0;
 
-	for (size_t i = 0; i < run->nfiles; i++)
-		with += run->files[i].nsites > 0;
-	for (size_t i = 0; i < run->nsites; i++) {
+	for (size_t i = 0; i < run->nfiles; i++) {
+		const struct bm_file *f = &run->files[i];
+
+		with += f->nsites > 0;
+		unparsed += f->status == BM_PARSE_FAILED || f->status == BM_PARSE_PARTIAL;
+		if (f->outcome && !strcmp(f->outcome, "converted"))
+			converted++;
+		if (f->outcome && !strcmp(f->outcome, "left_untouched")) {
+			const char *code = f->outcome_code ? f->outcome_code : "unparsed";
+			json_t *c = json_object_get(left_by, code);
+
+			left++;
+			json_object_set_new(left_by, code,
+					    json_integer(c ? json_integer_value(c) + 1 : 1));
+		}
+	}
+	/* verify lists no sites (REPORT.md), so its summary counts none */
+	for (size_t i = 0; i < (strcmp(run->command, "verify") ? run->nsites : 0); i++) {
 		const struct bm_site *s = &run->sites[i];
 		const char *pn = bm_pattern_name(s->pattern);
 		json_t *c = json_object_get(by_pattern, pn);
@@ -83,12 +99,17 @@ json_t *bm_json_summary(const struct bm_run *run)
 
 		json_object_set_new(by_kind, k, json_integer(c ? json_integer_value(c) + 1 : 1));
 	}
-	return json_pack("{s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:I, s:o}", "files_scanned",
-			 (json_int_t)run->nfiles, "files_with_sites", (json_int_t)with, "sites",
-			 (json_int_t)run->nsites, "auto", (json_int_t)nauto, "manual",
-			 (json_int_t)nmanual, "manual_by_reason", by_reason, "by_pattern",
-			 by_pattern, "findings", (json_int_t)run->nfindings, "findings_by_kind",
-			 by_kind);
+	sum =
+	    json_pack("{s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:I, s:o}", "files_scanned",
+		      (json_int_t)run->nfiles, "files_with_sites", (json_int_t)with, "sites",
+		      (json_int_t)(nauto + nmanual), "auto", (json_int_t)nauto, "manual",
+		      (json_int_t)nmanual, "manual_by_reason", by_reason, "by_pattern", by_pattern,
+		      "findings", (json_int_t)run->nfindings, "findings_by_kind", by_kind);
+	json_object_set_new(sum, "files_not_fully_parsed", json_integer((json_int_t)unparsed));
+	json_object_set_new(sum, "files_converted", json_integer((json_int_t)converted));
+	json_object_set_new(sum, "files_left_untouched", json_integer((json_int_t)left));
+	json_object_set_new(sum, "files_left_by_reason", left_by);
+	return sum;
 }
 
 int bm_report_json(const struct bm_run *run, FILE *out)
@@ -105,10 +126,25 @@ int bm_report_json(const struct bm_run *run, FILE *out)
 			      "errors", (json_int_t)f->errors, "warnings", (json_int_t)f->warnings,
 			      "used_model", f->used_model);
 
+		json_t *diags = json_array(), *fo;
+
 		if (f->reason)
 			json_object_set_new(parse, "reason", json_string(f->reason));
-		json_array_append_new(files, json_pack("{s:s, s:o, s:I}", "path", f->path, "parse",
-						       parse, "sites", (json_int_t)f->nsites));
+		for (size_t d = 0; d < f->diagnostics.n; d++)
+			json_array_append_new(diags, json_string(f->diagnostics.v[d]));
+		json_object_set_new(parse, "diagnostics", diags);
+		fo = json_pack("{s:s, s:o, s:I}", "path", f->path, "parse", parse, "sites",
+			       (json_int_t)f->nsites);
+		if (f->outcome) {
+			json_t *oc = json_pack("{s:s}", "status", f->outcome);
+
+			if (f->outcome_code)
+				json_object_set_new(oc, "code", json_string(f->outcome_code));
+			if (f->outcome_text)
+				json_object_set_new(oc, "text", json_string(f->outcome_text));
+			json_object_set_new(fo, "outcome", oc);
+		}
+		json_array_append_new(files, fo);
 	}
 	if (!verify)
 		for (size_t i = 0; i < run->nsites; i++)

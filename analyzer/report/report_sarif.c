@@ -1,20 +1,150 @@
 /*
- * report_sarif.c - SARIF 2.1.0: one rule per catalogue pattern (or per
- * verify finding kind), one result per site with its precise region and
- * logical location, and for every auto site a fix whose artifactChanges
- * are the site's text edits, so code-scanning viewers can show and apply
- * them.  Files that failed to parse become tool execution notifications.
+ * report_sarif.c - SARIF 2.1.0 that GitHub code scanning accepts and places.
+ *
+ * - Files are named relative to the run's root (--root, else the current directory)
+ *   with uriBaseId SRCROOT, declared in originalUriBaseIds.
+ * - One rule per reason code (manual sites and files left untouched), one rule
+ *   `convert` for the sites blkmig converts, one per verify finding kind; each with
+ *   short and full description, help (text and markdown) and a helpUri into the
+ *   installed REPORT.md.
+ * - One result per site with its region; every converted site carries a fix (its
+ *   edits, or for a rewrite by spatch, its lines before and after).
+ * - partialFingerprints do not depend on line numbers: file, function, call and the
+ *   occurrence of that call in that function.
  */
 #include <jansson.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "report_paths.h"
 #include "util.h"
 
-static json_t *uri(const char *path)
+struct sarif {
+	const struct bm_run *run;
+	char *root; /* absolute, no trailing slash */
+	char *help_base;
+	json_t *rules;
+	json_t *rule_index; /* id -> index */
+};
+
+static json_t *artifact_location(const struct sarif *x, const char *path)
 {
-	if (path[0] == '/')
-		return json_sprintf("file://%s", path);
-	return json_string(path);
+	char *rel = report_rel_path(x->root, path);
+	json_t *o;
+
+	if (rel)
+		o = json_pack("{s:s%, s:s}", "uri", rel, strlen(rel), "uriBaseId", "SRCROOT");
+	else
+		o = json_pack("{s:o}", "uri", report_file_uri(path));
+	free(rel);
+	return o;
+}
+
+static const char *reason_help(const char *code)
+{
+	static const struct {
+		const char *code, *help;
+	} h[] = {
+	    {"lock_unknown", "Find out whether the queue lock is held where the call runs "
+			     "(who calls the function, from which context). Held: use "
+			     "__blk_end_request(); not held: blk_end_request()."},
+	    {"lock_not_held",
+	     "The 2.6.24 call needed the queue lock but runs without it: a driver locking bug. "
+	     "Decide whether to take the lock (then __blk_end_request()) or to use "
+	     "blk_end_request(), which takes it itself."},
+	    {"rq_used_after_completion", "A statement after the completion reads the request, "
+					 "which may already be freed. Move that read before the "
+					 "call or keep what it needs in a local."},
+	    {"last_may_have_data",
+	     "end_that_request_last() alone: decide whether the request still holds data "
+	     "(then complete blk_rq_bytes(rq)) or none (0 bytes)."},
+	    {"work_not_movable", "Work between the data completion and the final step uses "
+				 "locals or the lock; restructure it or complete in two steps."},
+	    {"wrapper_external_callers",
+	     "A non-static wrapper takes the uptodate value; convert its callers outside this "
+	     "run together with it."},
+	    {"uptodate_unknown", "Decide what the uptodate value means (success flag, "
+				 "boolean, errno) and write the error for the new call."},
+	    {"bytes_unknown", "Decide whether the count is in sectors or in bytes."},
+	    {"macro", "The call is inside a macro: convert the macro by hand."},
+	    {"unparsed", "The code around the call could not be parsed (a parse error, or a "
+			 "preprocessor branch that is not compiled): fix the parse or convert "
+			 "by hand."},
+	    {"shape", "The call is in a shape the conversion catalogue does not cover: "
+		      "convert by hand."},
+	    {"conflicting_edits", "Two rewrites overlap: the file was left as it was; convert "
+				  "the overlapping sites by hand."},
+	    {"file_not_writable", "Make the file writable (not hard-linked, not changing) and "
+				  "run again."},
+	    {"verify_failed", "The converted file would have a lock-variant race or deadlock: "
+			      "it was left as it was; see the verify message."},
+	    {"tools_disagree",
+	     "spatch converted a site the analyzer holds unsafe: the file was left as it was; "
+	     "review the site the message names."},
+	};
+
+	for (size_t i = 0; i < sizeof(h) / sizeof(h[0]); i++)
+		if (!strcmp(h[i].code, code))
+			return h[i].help;
+	return NULL;
+}
+
+/* "lock_unknown" -> "LockUnknown": SARIF wants a rule's name to differ from its id */
+static char *camel(const char *id)
+{
+	char *r = xmalloc(strlen(id) + 5), *o = r;
+	bool up = true;
+
+	for (const char *p = id; *p; p++) {
+		if (*p == '_') {
+			up = true;
+			continue;
+		}
+		*o++ = up && *p >= 'a' && *p <= 'z' ? (char)(*p - 'a' + 'A') : *p;
+		up = false;
+	}
+	/* a one-word id would differ from its name only in case, which SARIF1001 ignores */
+	strcpy(o, strchr(id, '_') ? "" : "Site");
+	return r;
+}
+
+/* The rule's index, adding the rule on first use. */
+static int rule(struct sarif *x, const char *id, const char *shortd, const char *fulld,
+		const char *help, const char *level)
+{
+	json_t *ix = json_object_get(x->rule_index, id);
+	char *md, *uri, *name;
+	size_t n;
+
+	if (ix)
+		return (int)json_integer_value(ix);
+	n = json_array_size(x->rules);
+	name = camel(id);
+	md = xasprintf("**%s**: %s\n\n%s\n\nSee [the reason codes](%s#%s).", id, fulld, help,
+		       x->help_base, id);
+	uri = xasprintf("%s#%s", x->help_base, id);
+	json_array_append_new(
+	    x->rules,
+	    json_pack("{s:s, s:s, s:{s:s}, s:{s:s}, s:{s:s, s:s%}, s:s%, s:{s:s}}", "id", id,
+		      "name", name, "shortDescription", "text", shortd, "fullDescription", "text",
+		      fulld, "help", "text", help, "markdown", md, strlen(md), "helpUri", uri,
+		      strlen(uri), "defaultConfiguration", "level", level));
+	json_object_set_new(x->rule_index, id, json_integer((json_int_t)n));
+	free(md);
+	free(uri);
+	free(name);
+	return (int)n;
+}
+
+static int reason_rule(struct sarif *x, const char *code)
+{
+	const char *d = bm_reason_description(code), *h = reason_help(code);
+
+	if (!*d)
+		d = code;
+	return rule(x, code, d, d, h ? h : d, "warning");
 }
 
 /* A region for bytes [a, b) of file text (1-based lines and columns). */
@@ -44,36 +174,170 @@ static json_t *region(const char *text, size_t len, size_t a, size_t b)
 			 (json_int_t)(b - a));
 }
 
-static json_t *site_result(const struct bm_site *s, int rule_index)
+/* FNV-1a, 64 bits, as 16 hex digits */
+static char *fingerprint(const char *a, const char *b, const char *c, unsigned n)
 {
-	json_t *res = json_object(), *props = json_object(), *ev = json_array();
-	char *msg;
+	unsigned long long h = 1469598103934665603ULL;
+	char *s = xasprintf("%s\x1f%s\x1f%s\x1f%u", a, b, c, n);
 
-	if (s->verdict == BM_AUTO)
-		msg = xasprintf("%s: convert to %s (lock %s)", s->call, s->replacement,
-				bm_lock_name(s->lock));
-	else
-		msg = xasprintf("%s needs manual review [%s]: %s", s->call, s->reason_code,
-				s->reason_text ? s->reason_text : "");
+	for (const char *p = s; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	free(s);
+	return xasprintf("%016llx", h);
+}
+
+/* The occurrence of (function, call) of site @k in its file, counted from 1. */
+static unsigned occurrence(const struct bm_run *run, size_t k)
+{
+	const struct bm_site *s = &run->sites[k];
+	unsigned n = 1;
+
+	for (size_t i = 0; i < k; i++) {
+		const struct bm_site *t = &run->sites[i];
+
+		n += !strcmp(t->file, s->file) && !strcmp(t->function, s->function) &&
+		     !strcmp(t->call, s->call);
+	}
+	return n;
+}
+
+/* The fix of a converted site: its edits, one artifactChange per file. */
+static json_t *edit_changes(const struct sarif *x, const struct bm_site *s)
+{
+	json_t *changes = json_array();
+
+	for (size_t i = 0; i < s->nedits; i++) {
+		const char *file = s->edits[i].file;
+		bool seen = false;
+		size_t len = 0, *order, no = 0;
+		char *text;
+		json_t *repl;
+
+		for (size_t k = 0; k < i; k++)
+			seen |= !strcmp(s->edits[k].file, file);
+		if (seen)
+			continue;
+		text = read_file(file, &len);
+		repl = json_array();
+		order = xcalloc(s->nedits, sizeof(size_t));
+		for (size_t k = 0; k < s->nedits; k++)
+			if (!strcmp(s->edits[k].file, file))
+				order[no++] = k;
+		for (size_t a = 1; a < no; a++)
+			for (size_t b = a;
+			     b > 0 && s->edits[order[b]].start < s->edits[order[b - 1]].start;
+			     b--) {
+				size_t tmp = order[b];
+
+				order[b] = order[b - 1];
+				order[b - 1] = tmp;
+			}
+		for (size_t oi = 0; oi < no; oi++) {
+			const struct bm_edit *e = &s->edits[order[oi]];
+
+			json_array_append_new(
+			    repl, json_pack("{s:o, s:{s:s}}", "deletedRegion",
+					    text ? region(text, len, e->start, e->end)
+						 : json_pack("{s:I, s:I}", "charOffset",
+							     (json_int_t)e->start, "charLength",
+							     (json_int_t)(e->end - e->start)),
+					    "insertedContent", "text", e->text));
+		}
+		free(order);
+		free(text);
+		json_array_append_new(changes,
+				      json_pack("{s:o, s:o}", "artifactLocation",
+						artifact_location(x, file), "replacements", repl));
+	}
+	return changes;
+}
+
+/* The fix of a site another tool rewrote: its lines before -> after. */
+static json_t *line_changes(const struct sarif *x, const struct bm_site *s)
+{
+	size_t len = 0, blen = strlen(s->before);
+	char *text = read_file(s->file, &len);
+	const char *p = NULL;
+	json_t *changes = NULL;
+
+	if (text && blen)
+		for (p = memmem(text, len, s->before, blen);
+		     p && (size_t)(p - text) + blen <= s->offset;
+		     p = memmem(p + 1, len - (size_t)(p + 1 - text), s->before, blen))
+			;
+	if (p && (size_t)(p - text) <= s->offset) {
+		size_t a = (size_t)(p - text);
+
+		changes =
+		    json_pack("[{s:o, s:[{s:o, s:{s:s}}]}]", "artifactLocation",
+			      artifact_location(x, s->file), "replacements", "deletedRegion",
+			      region(text, len, a, a + blen), "insertedContent", "text", s->after);
+	}
+	free(text);
+	return changes;
+}
+
+static json_t *location(const struct sarif *x, const char *file, unsigned line, unsigned col,
+			unsigned eline, unsigned ecol, const char *function)
+{
+	json_t *reg = json_pack("{s:I, s:I}", "startLine", (json_int_t)(line ? line : 1),
+				"startColumn", (json_int_t)(col ? col : 1));
+	json_t *loc;
+
+	if (eline >= line && eline && ecol) {
+		json_object_set_new(reg, "endLine", json_integer(eline));
+		json_object_set_new(reg, "endColumn", json_integer(ecol));
+	}
+	loc = json_pack("{s:{s:o, s:o}}", "physicalLocation", "artifactLocation",
+			artifact_location(x, file), "region", reg);
+	if (function && *function)
+		json_object_set_new(
+		    loc, "logicalLocations",
+		    json_pack("[{s:s, s:s}]", "name", function, "kind", "function"));
+	return loc;
+}
+
+static json_t *site_result(struct sarif *x, size_t k)
+{
+	const struct bm_site *s = &x->run->sites[k];
+	json_t *res = json_object(), *props = json_object(), *ev = json_array(), *changes = NULL;
+	char *msg, *fp, *rel = report_rel_path(x->root, s->file);
+	int ri;
+
+	if (s->verdict == BM_AUTO) {
+		ri =
+		    rule(x, "convert", "legacy completion call blkmig converts",
+			 "A call of the 2.6.24 completion API that blkmig rewrites to the "
+			 "2.6.25 API exactly (lock variant, error value, byte count).",
+			 "Review the fix: the new call, and the housekeeping it replaces.", "note");
+		msg = xasprintf("%s in %s(): convert to %s (lock %s) [%s]", s->call,
+				s->function[0] ? s->function : "(file scope)", s->replacement,
+				bm_lock_name(s->lock), bm_pattern_name(s->pattern));
+	} else {
+		ri = reason_rule(x, s->reason_code);
+		msg = xasprintf("%s in %s() needs manual review: %s [%s]", s->call,
+				s->function[0] ? s->function : "(file scope)",
+				s->reason_text ? s->reason_text : "", s->reason_code);
+	}
 	for (size_t i = 0; i < s->lock_evidence.n; i++)
 		json_array_append_new(ev, json_string(s->lock_evidence.v[i]));
-	json_object_set_new(res, "ruleId", json_string(bm_pattern_name(s->pattern)));
-	json_object_set_new(res, "ruleIndex", json_integer(rule_index));
+	json_object_set_new(res, "ruleId",
+			    json_string(s->verdict == BM_AUTO ? "convert" : s->reason_code));
+	json_object_set_new(res, "ruleIndex", json_integer(ri));
 	json_object_set_new(res, "level", json_string(s->verdict == BM_AUTO ? "note" : "warning"));
 	json_object_set_new(res, "message", json_pack("{s:s}", "text", msg));
-	json_object_set_new(
-	    res, "locations",
-	    json_pack("[{s:{s:{s:o}, s:{s:I, s:I, s:I, s:I, s:I, s:I}}, s:[{s:s, s:s}]}]",
-		      "physicalLocation", "artifactLocation", "uri", uri(s->file), "region",
-		      "startLine", (json_int_t)s->line, "startColumn", (json_int_t)s->column,
-		      "endLine", (json_int_t)s->end_line, "endColumn", (json_int_t)s->end_column,
-		      "charOffset", (json_int_t)s->offset, "charLength",
-		      (json_int_t)(s->end_offset - s->offset), "logicalLocations", "name",
-		      s->function[0] ? s->function : "(file scope)", "kind", "function"));
+	json_object_set_new(res, "locations",
+			    json_pack("[o]", location(x, s->file, s->line, s->column, s->end_line,
+						      s->end_column, s->function)));
+	fp = fingerprint(rel ? rel : s->file, s->function, s->call, occurrence(x->run, k));
+	json_object_set_new(res, "partialFingerprints", json_pack("{s:s}", "blkmigSite/v1", fp));
+	free(fp);
 	json_object_set_new(props, "verdict",
 			    json_string(s->verdict == BM_AUTO ? "auto" : "manual"));
 	if (s->reason_code)
 		json_object_set_new(props, "reason", json_string(s->reason_code));
+	json_object_set_new(props, "pattern", json_string(bm_pattern_name(s->pattern)));
+	json_object_set_new(props, "call", json_string(s->call));
 	json_object_set_new(props, "lock", json_string(bm_lock_name(s->lock)));
 	json_object_set_new(props, "lockEvidence", ev);
 	json_object_set_new(props, "uptodateClass",
@@ -82,132 +346,144 @@ static json_t *site_result(const struct bm_site *s, int rule_index)
 			    json_string(s->confidence ? s->confidence : "low"));
 	json_object_set_new(props, "typed", json_boolean(s->typed));
 	json_object_set_new(res, "properties", props);
-	if (s->verdict == BM_AUTO && s->nedits) {
-		json_t *changes = json_array();
-
-		/* one artifactChange per file, replacements in file order */
-		for (size_t i = 0; i < s->nedits; i++) {
-			const char *file = s->edits[i].file;
-			bool seen = false;
-			size_t len = 0;
-			char *text;
-			json_t *repl;
-
-			for (size_t k = 0; k < i; k++)
-				seen |= !strcmp(s->edits[k].file, file);
-			if (seen)
-				continue;
-			text = read_file(file, &len);
-			repl = json_array();
-			/* replacements in file order */
-			size_t *order = xcalloc(s->nedits, sizeof(size_t)), no = 0;
-
-			for (size_t k = 0; k < s->nedits; k++)
-				if (!strcmp(s->edits[k].file, file))
-					order[no++] = k;
-			for (size_t x = 1; x < no; x++)
-				for (size_t y = x; y > 0 && s->edits[order[y]].start <
-								s->edits[order[y - 1]].start;
-				     y--) {
-					size_t tmp = order[y];
-
-					order[y] = order[y - 1];
-					order[y - 1] = tmp;
-				}
-			for (size_t oi = 0; oi < no; oi++) {
-				const struct bm_edit *e = &s->edits[order[oi]];
-
-				json_array_append_new(
-				    repl,
-				    json_pack("{s:o, s:{s:s}}", "deletedRegion",
-					      text ? region(text, len, e->start, e->end)
-						   : json_pack("{s:I, s:I}", "charOffset",
-							       (json_int_t)e->start, "charLength",
-							       (json_int_t)(e->end - e->start)),
-					      "insertedContent", "text", e->text));
-			}
-			free(order);
-			free(text);
-			json_array_append_new(changes,
-					      json_pack("{s:{s:o}, s:o}", "artifactLocation", "uri",
-							uri(file), "replacements", repl));
-		}
+	if (s->verdict == BM_AUTO && s->replacement[0] != '(') {
+		if (s->nedits)
+			changes = edit_changes(x, s);
+		else if (s->after && s->after[0] && s->before)
+			changes = line_changes(x, s);
+	}
+	if (changes)
 		json_object_set_new(res, "fixes",
 				    json_pack("[{s:{s:s}, s:o}]", "description", "text",
 					      s->replacement, "artifactChanges", changes));
-	}
+	free(rel);
 	free(msg);
 	return res;
+}
+
+/* A file fix/migrate left untouched, at its first site. */
+static json_t *file_result(struct sarif *x, const struct bm_file *f)
+{
+	const char *code = f->outcome_code ? f->outcome_code : "unparsed";
+	unsigned line = 1;
+	char *rel = report_rel_path(x->root, f->path), *fp;
+	json_t *res;
+	int ri = reason_rule(x, code);
+
+	for (size_t k = 0; k < x->run->nsites; k++)
+		if (!strcmp(x->run->sites[k].file, f->path)) {
+			line = x->run->sites[k].line;
+			break;
+		}
+	fp = fingerprint(rel ? rel : f->path, "", "(file)", 0);
+	res = json_pack("{s:s, s:i, s:s, s:{s:s+}, s:[o], s:{s:s}}", "ruleId", code, "ruleIndex",
+			ri, "level", "warning", "message", "text",
+			"file left untouched: ", f->outcome_text ? f->outcome_text : code,
+			"locations", location(x, f->path, line, 1, 0, 0, NULL),
+			"partialFingerprints", "blkmigFile/v1", fp);
+	free(fp);
+	free(rel);
+	return res;
+}
+
+/* What a verify finding kind means, and what to do about it (its rule's texts). */
+static const char *finding_summary(enum bm_finding_kind kind)
+{
+	switch (kind) {
+	case BM_FIND_LEGACY_CALL:
+		return "a legacy completion call is left";
+	case BM_FIND_LOCKED_VARIANT_WITHOUT_LOCK:
+		return "__blk_end_request reachable without the queue lock (a race)";
+	case BM_FIND_PREEXISTING_LOCK_BUG:
+		return "the original already completed without the queue lock it needed (an old "
+		       "bug the conversion kept, with the same contract)";
+	default:
+		return "blk_end_request* reachable with the queue lock held (a deadlock)";
+	}
+}
+
+static const char *finding_help(enum bm_finding_kind kind)
+{
+	switch (kind) {
+	case BM_FIND_LEGACY_CALL:
+		return "Convert the legacy call (blkmig migrate).";
+	case BM_FIND_PREEXISTING_LOCK_BUG:
+		return "Take the queue lock around the completion, or switch to blk_end_request "
+		       "once no caller holds it; the conversion did not change this.";
+	default:
+		return "Use the lock variant that matches the lock context.";
+	}
+}
+
+/* A legacy call left and an old bug kept are warnings; a problem the conversion made fails. */
+static const char *finding_level(const struct bm_finding *f)
+{
+	return f->kind == BM_FIND_LEGACY_CALL || !bm_finding_fails(f) ? "warning" : "error";
 }
 
 int bm_report_sarif(const struct bm_run *run, FILE *out)
 {
 	bool verify = !strcmp(run->command, "verify");
-	json_t *rules = json_array(), *results = json_array(), *artifacts = json_array(),
-	       *notes = json_array();
-	json_t *root, *driver;
+	json_t *results = json_array(), *artifacts = json_array(), *notes = json_array();
+	json_t *root, *driver, *bases;
+	struct sarif x = {run, report_run_root(run), report_help_base(), json_array(),
+			  json_object()};
+	char *root_uri;
 	int r;
 
 	if (verify) {
-		for (int k = 0; k < BM_FIND_KIND_COUNT; k++) {
-			const char *n = bm_finding_kind_name((enum bm_finding_kind)k);
-			const char *lv = k == BM_FIND_PREEXISTING_LOCK_BUG ? "warning" : "error";
-
-			json_array_append_new(rules,
-					      json_pack("{s:s, s:s, s:{s:s}, s:{s:s}}", "id", n,
-							"name", n, "shortDescription", "text", n,
-							"defaultConfiguration", "level", lv));
-		}
 		for (size_t i = 0; i < run->nfindings; i++) {
-			const struct bm_finding *x = &run->findings[i];
+			const struct bm_finding *f = &run->findings[i];
+			const char *n = bm_finding_kind_name(f->kind);
+			int ri = rule(&x, n, n, finding_summary(f->kind), finding_help(f->kind),
+				      finding_level(f));
 
 			json_array_append_new(
 			    results,
 			    json_pack(
-				"{s:s, s:i, s:s, s:{s:s}, s:[{s:{s:{s:o}, s:{s:I, s:I}}}]}",
-				"ruleId", bm_finding_kind_name(x->kind), "ruleIndex", (int)x->kind,
-				"level", bm_finding_fails(x) ? "error" : "warning", "message",
-				"text", x->message, "locations", "physicalLocation",
-				"artifactLocation", "uri", uri(x->file), "region", "startLine",
-				(json_int_t)x->line, "startColumn", (json_int_t)x->column));
+				"{s:s, s:i, s:s, s:{s:s}, s:[o]}", "ruleId", n, "ruleIndex", ri,
+				"level", finding_level(f), "message", "text", f->message, "locations",
+				location(&x, f->file, f->line, f->column, 0, 0, f->function)));
 		}
 	} else {
-		for (int p = 0; p < BM_PAT_COUNT; p++)
-			json_array_append_new(
-			    rules,
-			    json_pack("{s:s, s:s, s:{s:s}, s:{s:s}, s:{s:s}}", "id",
-				      bm_pattern_name((enum bm_pattern)p), "name",
-				      bm_pattern_name((enum bm_pattern)p), "shortDescription",
-				      "text", bm_pattern_title((enum bm_pattern)p),
-				      "fullDescription", "text",
-				      bm_pattern_title((enum bm_pattern)p), "defaultConfiguration",
-				      "level", "warning"));
 		for (size_t i = 0; i < run->nsites; i++)
-			json_array_append_new(
-			    results, site_result(&run->sites[i], (int)run->sites[i].pattern));
+			json_array_append_new(results, site_result(&x, i));
+		for (size_t i = 0; i < run->nfiles; i++)
+			if (run->files[i].outcome &&
+			    !strcmp(run->files[i].outcome, "left_untouched"))
+				json_array_append_new(results, file_result(&x, &run->files[i]));
 	}
 	for (size_t i = 0; i < run->nfiles; i++) {
 		const struct bm_file *f = &run->files[i];
 
-		json_array_append_new(artifacts,
-				      json_pack("{s:{s:o}}", "location", "uri", uri(f->path)));
+		if (!f->nsites && f->status != BM_PARSE_FAILED && f->status != BM_PARSE_PARTIAL)
+			continue;
+		json_array_append_new(
+		    artifacts, json_pack("{s:o}", "location", artifact_location(&x, f->path)));
 		if (f->status == BM_PARSE_FAILED || f->status == BM_PARSE_PARTIAL)
 			json_array_append_new(
-			    notes,
-			    json_pack("{s:s, s:{s:s}, s:[{s:{s:{s:o}}}]}", "level",
-				      f->status == BM_PARSE_FAILED ? "error" : "warning", "message",
-				      "text", f->reason ? f->reason : "", "locations",
-				      "physicalLocation", "artifactLocation", "uri", uri(f->path)));
+			    notes, json_pack("{s:s, s:{s:s}, s:[{s:{s:o}}]}", "level",
+					     f->status == BM_PARSE_FAILED ? "error" : "warning",
+					     "message", "text", f->reason ? f->reason : "",
+					     "locations", "physicalLocation", "artifactLocation",
+					     artifact_location(&x, f->path)));
 	}
-	driver = json_pack("{s:s, s:s, s:s, s:o}", "name", "blkmig", "version", BLKMIG_VERSION,
-			   "informationUri", "https://example.invalid/blkmig", "rules", rules);
-	root = json_pack("{s:s, s:s, s:[{s:{s:o}, s:o, s:o, s:[{s:b, s:o}]}]}", "$schema",
+	root_uri = xasprintf("%s/", x.root);
+	bases = json_pack("{s:{s:o}}", "SRCROOT", "uri", report_file_uri(root_uri));
+	free(root_uri);
+	driver = json_pack("{s:s, s:s, s:s, s:s, s:o}", "name", "blkmig", "version", BLKMIG_VERSION,
+			   "semanticVersion", BLKMIG_VERSION, "informationUri", x.help_base,
+			   "rules", x.rules);
+	root = json_pack("{s:s, s:s, s:[{s:{s:o}, s:o, s:o, s:o, s:[{s:b, s:o}]}]}", "$schema",
 			 "https://json.schemastore.org/sarif-2.1.0.json", "version", "2.1.0",
-			 "runs", "tool", "driver", driver, "artifacts", artifacts, "results",
-			 results, "invocations", "executionSuccessful", run->io_errors == 0,
-			 "toolExecutionNotifications", notes);
+			 "runs", "tool", "driver", driver, "originalUriBaseIds", bases, "artifacts",
+			 artifacts, "results", results, "invocations", "executionSuccessful",
+			 run->io_errors == 0, "toolExecutionNotifications", notes);
 	r = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	fputc('\n', out);
 	json_decref(root);
+	json_decref(x.rule_index);
+	free(x.root);
+	free(x.help_base);
 	return r;
 }

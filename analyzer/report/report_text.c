@@ -1,7 +1,12 @@
 /*
- * report_text.c - the human-readable report: sites grouped by file (with
- * how well each file parsed), then a summary: sites, auto, manual by
- * reason.  For verify: the findings, then their count.
+ * report_text.c - the human-readable report in the form compilers print
+ * (`FILE:LINE:COL: warning: MESSAGE [reason]`), so editors, CI annotators
+ * and make users can jump to each site: one line per site (note for a
+ * conversion, warning for manual review), file-level lines for parse
+ * problems and files fix/migrate left untouched, each followed by indented
+ * detail lines (lock evidence, uptodate, bytes, the rewrite), then a
+ * summary.  For verify: one error (race, deadlock) or warning (legacy call)
+ * per finding, then their count.
  */
 #include <string.h>
 
@@ -20,12 +25,43 @@ static void indent_block(FILE *out, const char *prefix, const char *text)
 	}
 }
 
-static void file_header(FILE *out, const struct bm_file *f)
+/* A parse error of the file, as a note that keeps it in compiler form. */
+static void parse_notes(FILE *out, const struct bm_file *f)
 {
-	fprintf(out, "%s: parse %s, %u error(s), %u warning(s)%s%s%s\n", f->path,
-		bm_parse_status_name(f->status), f->errors, f->warnings,
-		f->used_model ? ", 2.6.24 model headers" : "", f->reason ? "; " : "",
-		f->reason ? f->reason : "");
+	for (size_t i = 0; i < f->diagnostics.n; i++) {
+		const char *d = f->diagnostics.v[i], *e = strstr(d, ": error: ");
+
+		if (e)
+			fprintf(out, "%.*s: note: parse error: %s\n", (int)(e - d), d, e + 9);
+		else
+			fprintf(out, "%s: note: %s\n", f->path, d);
+	}
+}
+
+/*
+ * File-level lines: a file that failed to parse (error), parsed with errors
+ * (warning, with its first diagnostics), or was left untouched by fix/migrate.
+ */
+static void file_lines(FILE *out, const struct bm_file *f, unsigned first_line)
+{
+	if (f->status == BM_PARSE_FAILED)
+		fprintf(out, "%s:%u:1: error: not parsed: %s [unparsed]\n", f->path,
+			first_line ? first_line : 1, f->reason ? f->reason : "");
+	else if (f->status == BM_PARSE_PARTIAL)
+		fprintf(out, "%s:%u:1: warning: parsed with %u error(s)%s [unparsed]\n", f->path,
+			first_line ? first_line : 1, f->errors,
+			f->used_model ? " (2.6.24 model headers)" : "");
+	if (f->status == BM_PARSE_PARTIAL)
+		parse_notes(out, f);
+	if (f->outcome && !strcmp(f->outcome, "left_untouched"))
+		fprintf(out, "%s:%u:1: warning: file left untouched: %s [%s]\n", f->path,
+			first_line ? first_line : 1, f->outcome_text ? f->outcome_text : "",
+			f->outcome_code ? f->outcome_code : "unparsed");
+}
+
+static const char *finding_level(enum bm_finding_kind k)
+{
+	return k == BM_FIND_LEGACY_CALL ? "warning" : "error";
 }
 
 static int report_verify(const struct bm_run *run, FILE *out)
@@ -34,21 +70,19 @@ static int report_verify(const struct bm_run *run, FILE *out)
 
 	for (size_t i = 0; i < run->nfiles; i++) {
 		const struct bm_file *f = &run->files[i];
-		bool any = false;
 
-		for (size_t k = 0; k < run->nfindings; k++)
-			any |= !strcmp(run->findings[k].file, f->path);
-		if (!any && f->status != BM_PARSE_FAILED)
-			continue;
-		file_header(out, f);
+		if (f->status == BM_PARSE_FAILED || f->status == BM_PARSE_PARTIAL)
+			file_lines(out, f, 1);
 		for (size_t k = 0; k < run->nfindings; k++) {
 			const struct bm_finding *x = &run->findings[k];
 
 			if (strcmp(x->file, f->path))
 				continue;
-			fprintf(out, "  %s:%u:%u: %s: [%s] %s\n", x->file, x->line, x->column,
-				x->function[0] ? x->function : "(file scope)",
-				bm_finding_kind_name(x->kind), x->message);
+			fprintf(out, "%s:%u:%u: %s: %s%s%s: %s [%s]\n", x->file, x->line, x->column,
+				finding_level(x->kind), x->function[0] ? "in " : "",
+				x->function[0] ? x->function : "at file scope",
+				x->function[0] ? "()" : "", x->message,
+				bm_finding_kind_name(x->kind));
 			by_kind[x->kind]++;
 		}
 	}
@@ -62,55 +96,80 @@ static int report_verify(const struct bm_run *run, FILE *out)
 	return ferror(out) ? -1 : 0;
 }
 
+static void site_lines(FILE *out, const struct bm_site *s)
+{
+	const char *fn = s->function[0] ? s->function : "(file scope)";
+
+	if (s->verdict == BM_AUTO)
+		fprintf(out, "%s:%u:%u: note: %s in %s%s -> %s (lock %s, confidence %s%s) [%s]\n",
+			s->file, s->line, s->column, s->call, fn, s->function[0] ? "()" : "",
+			s->replacement, bm_lock_name(s->lock), s->confidence,
+			s->typed ? "" : ", untyped", bm_pattern_name(s->pattern));
+	else
+		fprintf(out, "%s:%u:%u: warning: %s in %s%s left for manual review: %s [%s]\n",
+			s->file, s->line, s->column, s->call, fn, s->function[0] ? "()" : "",
+			s->reason_text ? s->reason_text : "", s->reason_code);
+	fprintf(out, "    pattern %s%s; lock: %s", bm_pattern_name(s->pattern),
+		s->typed ? "" : " (untyped: parse errors in the function)", bm_lock_name(s->lock));
+	for (size_t e = 0; e < s->lock_evidence.n; e++)
+		fprintf(out, "%s%s", e ? "; " : " (", s->lock_evidence.v[e]);
+	fprintf(out, "%s\n", s->lock_evidence.n ? ")" : "");
+	if (s->uptodate_expr[0])
+		fprintf(out, "    uptodate: %s (%s) -> error %s\n", s->uptodate_expr,
+			bm_uptodate_class_name(s->uptodate_class),
+			s->error_expr[0] ? s->error_expr : "?");
+	if (s->bytes_expr[0] || s->bytes_origin[0])
+		fprintf(out, "    bytes: %s (%s)\n", s->bytes_expr[0] ? s->bytes_expr : "?",
+			s->bytes_origin);
+	if (s->verdict == BM_AUTO && s->after && s->after[0] && s->before &&
+	    s->replacement[0] != '(') {
+		indent_block(out, "    - ", s->before);
+		indent_block(out, "    + ", s->after);
+	}
+}
+
 int bm_report_text(const struct bm_run *run, FILE *out)
 {
-	size_t nauto = 0, nmanual = 0, files_with = 0;
+	size_t nauto = 0, nmanual = 0, files_with = 0, left = 0;
 	struct {
 		const char *code;
 		size_t n;
-	} reasons[32];
-	size_t nreasons = 0;
+	} reasons[32], fileleft[32];
+	size_t nreasons = 0, nfileleft = 0;
 
 	if (!strcmp(run->command, "verify"))
 		return report_verify(run, out);
 	for (size_t i = 0; i < run->nfiles; i++) {
 		const struct bm_file *f = &run->files[i];
+		unsigned first_line = 0;
 
 		if (!f->nsites && f->status != BM_PARSE_FAILED)
 			continue;
 		files_with += f->nsites > 0;
-		file_header(out, f);
+		for (size_t k = 0; k < run->nsites && !first_line; k++)
+			if (!strcmp(run->sites[k].file, f->path))
+				first_line = run->sites[k].line;
+		file_lines(out, f, first_line);
+		if (f->outcome && !strcmp(f->outcome, "left_untouched")) {
+			const char *code = f->outcome_code ? f->outcome_code : "unparsed";
+			size_t r = 0;
+
+			left++;
+			while (r < nfileleft && strcmp(fileleft[r].code, code))
+				r++;
+			if (r == nfileleft && nfileleft < 32) {
+				fileleft[nfileleft].code = code;
+				fileleft[nfileleft++].n = 0;
+			}
+			if (r < nfileleft)
+				fileleft[r].n++;
+		}
 		for (size_t k = 0; k < run->nsites; k++) {
 			const struct bm_site *s = &run->sites[k];
 
 			if (strcmp(s->file, f->path))
 				continue;
-			fprintf(out, "  %s:%u:%u: %s() %s: %s %s [%s]", s->file, s->line, s->column,
-				s->function[0] ? s->function : "(file scope)", s->call,
-				s->verdict == BM_AUTO ? "auto" : "MANUAL",
-				bm_pattern_name(s->pattern), s->typed ? "typed" : "untyped");
-			if (s->verdict == BM_MANUAL)
-				fprintf(out, " reason %s: %s", s->reason_code, s->reason_text);
-			fputc('\n', out);
-			fprintf(out, "    lock: %s", bm_lock_name(s->lock));
-			for (size_t e = 0; e < s->lock_evidence.n; e++)
-				fprintf(out, "%s%s", e ? "; " : " (", s->lock_evidence.v[e]);
-			fprintf(out, "%s\n", s->lock_evidence.n ? ")" : "");
-			if (s->uptodate_expr[0])
-				fprintf(out, "    uptodate: %s (%s) -> error %s\n",
-					s->uptodate_expr, bm_uptodate_class_name(s->uptodate_class),
-					s->error_expr[0] ? s->error_expr : "?");
-			if (s->bytes_expr[0] || s->bytes_origin[0])
-				fprintf(out, "    bytes: %s (%s)\n",
-					s->bytes_expr[0] ? s->bytes_expr : "?", s->bytes_origin);
-			if (s->verdict == BM_AUTO && s->replacement[0]) {
-				fprintf(out, "    replacement: %s (confidence %s)\n",
-					s->replacement, s->confidence);
-				if (s->nedits) {
-					indent_block(out, "    - ", s->before);
-					indent_block(out, "    + ", s->after);
-				}
-			}
+			site_lines(out, s);
 			if (s->verdict == BM_AUTO) {
 				nauto++;
 			} else {
@@ -133,7 +192,14 @@ int bm_report_text(const struct bm_run *run, FILE *out)
 		run->nfiles, files_with, run->nsites, nauto, nmanual);
 	for (size_t r = 0; r < nreasons; r++)
 		fprintf(out, "%s%s %zu", r ? ", " : " (", reasons[r].code, reasons[r].n);
-	fprintf(out, "%s\n", nreasons ? ")" : "");
+	fprintf(out, "%s", nreasons ? ")" : "");
+	if (left) {
+		fprintf(out, "; %zu file(s) left untouched", left);
+		for (size_t r = 0; r < nfileleft; r++)
+			fprintf(out, "%s%s %zu", r ? ", " : " (", fileleft[r].code, fileleft[r].n);
+		fputc(')', out);
+	}
+	fputc('\n', out);
 	return ferror(out) ? -1 : 0;
 }
 
