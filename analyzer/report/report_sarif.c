@@ -390,28 +390,24 @@ static json_t *file_result(struct sarif *x, const struct bm_file *f)
 static const char *finding_summary(enum bm_finding_kind kind)
 {
 	switch (kind) {
-	case BM_FIND_LEGACY_CALL:
-		return "a legacy completion call is left";
+	case BM_FIND_LEGACY_CALL: return "a legacy completion call is left";
 	case BM_FIND_LOCKED_VARIANT_WITHOUT_LOCK:
 		return "__blk_end_request reachable without the queue lock (a race)";
 	case BM_FIND_PREEXISTING_LOCK_BUG:
 		return "the original already completed without the queue lock it needed (an old "
 		       "bug the conversion kept, with the same contract)";
-	default:
-		return "blk_end_request* reachable with the queue lock held (a deadlock)";
+	default: return "blk_end_request* reachable with the queue lock held (a deadlock)";
 	}
 }
 
 static const char *finding_help(enum bm_finding_kind kind)
 {
 	switch (kind) {
-	case BM_FIND_LEGACY_CALL:
-		return "Convert the legacy call (blkmig migrate).";
+	case BM_FIND_LEGACY_CALL: return "Convert the legacy call (blkmig migrate).";
 	case BM_FIND_PREEXISTING_LOCK_BUG:
 		return "Take the queue lock around the completion, or switch to blk_end_request "
 		       "once no caller holds it; the conversion did not change this.";
-	default:
-		return "Use the lock variant that matches the lock context.";
+	default: return "Use the lock variant that matches the lock context.";
 	}
 }
 
@@ -439,11 +435,11 @@ int bm_report_sarif(const struct bm_run *run, FILE *out)
 				      finding_level(f));
 
 			json_array_append_new(
-			    results,
-			    json_pack(
-				"{s:s, s:i, s:s, s:{s:s}, s:[o]}", "ruleId", n, "ruleIndex", ri,
-				"level", finding_level(f), "message", "text", f->message, "locations",
-				location(&x, f->file, f->line, f->column, 0, 0, f->function)));
+			    results, json_pack("{s:s, s:i, s:s, s:{s:s}, s:[o]}", "ruleId", n,
+					       "ruleIndex", ri, "level", finding_level(f),
+					       "message", "text", f->message, "locations",
+					       location(&x, f->file, f->line, f->column, 0, 0,
+							f->function)));
 		}
 	} else {
 		for (size_t i = 0; i < run->nsites; i++)
