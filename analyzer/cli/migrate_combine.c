@@ -102,10 +102,16 @@ static size_t top_level_blocks(const char *s, size_t len, struct extent **out)
 				open_line = line;
 		} else if (ch == '}' && depth > 0) {
 			if (--depth == 0) {
-				if (n == cap)
-					v = realloc(v, (cap = cap ? 2 * cap : 32) * sizeof(*v));
-				if (!v)
-					return *out = NULL, 0;
+				if (n == cap) {
+					struct extent *nv =
+					    realloc(v, (cap = cap ? 2 * cap : 32) * sizeof(*v));
+
+					if (!nv) {
+						free(v);
+						return *out = NULL, 0;
+					}
+					v = nv;
+				}
 				v[n].first = after_top + 1 < open_line ? after_top + 1 : open_line;
 				v[n].last = line;
 				n++;

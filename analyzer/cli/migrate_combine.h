@@ -37,8 +37,7 @@ int combine_mark_touched(const char *orig, size_t orig_len, const char *spatched
  * the caller then treats the file as a whole.
  */
 int combine_revert(const char *orig, size_t orig_len, const char *spatched, size_t spatched_len,
-		   struct combine_site *sites, size_t n, bool strict, char **out,
-		   size_t *out_len);
+		   struct combine_site *sites, size_t n, bool strict, char **out, size_t *out_len);
 
 /*
  * The 2.6.25 completion function @text calls first (`__blk_end_request`,
