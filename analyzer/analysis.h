@@ -176,6 +176,13 @@ void locals_rename(struct ctx *cx);
 struct parse_env;
 struct parse_env *parse_env_new(struct bm_run *run);
 void parse_env_free(struct parse_env *env);
+/*
+ * For the fuzz target (tests/fuzz/) only: parse in this process, without a child per
+ * file (so without crash isolation or --timeout), and with a precompiled header given
+ * to every parse.  Off (false, NULL) for every command.
+ */
+extern bool bm_parse_in_process;
+extern const char *bm_parse_pch;
 /* Parse files[] (indices into run->files) into tus; failed files get status. */
 size_t parse_files(struct parse_env *env, CXIndex idx, size_t *files, size_t nfiles,
 		   struct tunit *tus);

@@ -259,6 +259,10 @@ static void build_args(struct parse_env *env, const char *path, struct bm_strlis
 	strlist_push(a, "c");
 	strlist_push(a, "-std=gnu89");
 	strlist_push(a, "-ferror-limit=0");
+	if (bm_parse_pch) {
+		strlist_push(a, "-include-pch");
+		strlist_push(a, bm_parse_pch);
+	}
 	strlist_push(a, "-nostdinc");
 	strlist_push(a, "-D__KERNEL__");
 	for (size_t i = 0; i < o->defines.n; i++)
@@ -419,6 +423,52 @@ static double elapsed(const struct timespec *t)
 	return (double)(now.tv_sec - t->tv_sec) + (double)(now.tv_nsec - t->tv_nsec) / 1e9;
 }
 
+/* The file's status and error offsets, from the diagnostics of its parsed T->tu. */
+static void load_diagnostics(struct parse_env *env, struct bm_file *file, struct tunit *t,
+			     int stubbed)
+{
+	char mpath[PATH_MAX];
+	char abs[PATH_MAX];
+	CXString mp;
+
+	snprintf(mpath, sizeof(mpath), "%s/blkmig_model.h", env->modeldir);
+	file->used_model = env->model_mode || clang_getFile(t->tu, mpath) != NULL;
+	if (!realpath(file->path, abs))
+		snprintf(abs, sizeof(abs), "%s", file->path);
+	t->cxfile = clang_getFile(t->tu, abs);
+	mp = clang_getTranslationUnitSpelling(t->tu);
+	if (!t->cxfile)
+		t->cxfile = clang_getFile(t->tu, clang_getCString(mp));
+	clang_disposeString(mp);
+	for (unsigned i = 0, n = clang_getNumDiagnostics(t->tu); i < n; i++) {
+		CXDiagnostic d = clang_getDiagnostic(t->tu, i);
+		enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+		CXFile df;
+		size_t off;
+
+		if (sev >= CXDiagnostic_Error) {
+			file->errors++;
+			off = loc_offset(clang_getDiagnosticLocation(d), &df);
+			if (df && t->cxfile && clang_File_isEqual(df, t->cxfile)) {
+				size_t *slot =
+				    vec_push(t->err_offsets, t->nerr, t->err_cap);
+
+				*slot = off;
+			}
+		} else if (sev == CXDiagnostic_Warning) {
+			file->warnings++;
+		}
+		clang_disposeDiagnostic(d);
+	}
+	file->status = file->errors ? BM_PARSE_PARTIAL : BM_PARSE_OK;
+	if (file->errors)
+		file->reason =
+		    xasprintf("%u error(s) while parsing%s", file->errors,
+			      stubbed ? "; missing headers replaced by stubs" : "");
+	else if (stubbed)
+		file->reason = xstrdup("missing headers replaced by empty stubs");
+}
+
 /* Finish one file in the parent after its child exited with STATUS. */
 static bool finish_file(struct parse_env *env, CXIndex idx, size_t fi, int status, bool timed_out,
 			size_t k, struct tunit *t)
@@ -460,48 +510,8 @@ static bool finish_file(struct parse_env *env, CXIndex idx, size_t fi, int statu
 			file->reason = xstrdup("libclang could not parse the file");
 		}
 	}
-	if (ok) {
-		char mpath[PATH_MAX];
-		char abs[PATH_MAX];
-		CXString mp;
-
-		snprintf(mpath, sizeof(mpath), "%s/blkmig_model.h", env->modeldir);
-		file->used_model = env->model_mode || clang_getFile(t->tu, mpath) != NULL;
-		if (!realpath(file->path, abs))
-			snprintf(abs, sizeof(abs), "%s", file->path);
-		t->cxfile = clang_getFile(t->tu, abs);
-		mp = clang_getTranslationUnitSpelling(t->tu);
-		if (!t->cxfile)
-			t->cxfile = clang_getFile(t->tu, clang_getCString(mp));
-		clang_disposeString(mp);
-		for (unsigned i = 0, n = clang_getNumDiagnostics(t->tu); i < n; i++) {
-			CXDiagnostic d = clang_getDiagnostic(t->tu, i);
-			enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
-			CXFile df;
-			size_t off;
-
-			if (sev >= CXDiagnostic_Error) {
-				file->errors++;
-				off = loc_offset(clang_getDiagnosticLocation(d), &df);
-				if (df && t->cxfile && clang_File_isEqual(df, t->cxfile)) {
-					size_t *slot =
-					    vec_push(t->err_offsets, t->nerr, t->err_cap);
-
-					*slot = off;
-				}
-			} else if (sev == CXDiagnostic_Warning) {
-				file->warnings++;
-			}
-			clang_disposeDiagnostic(d);
-		}
-		file->status = file->errors ? BM_PARSE_PARTIAL : BM_PARSE_OK;
-		if (file->errors)
-			file->reason =
-			    xasprintf("%u error(s) while parsing%s", file->errors,
-				      stubbed ? "; missing headers replaced by stubs" : "");
-		else if (stubbed)
-			file->reason = xstrdup("missing headers replaced by empty stubs");
-	}
+	if (ok)
+		load_diagnostics(env, file, t, stubbed);
 	unlink(res);
 	unlink(ast);
 	free(res);
@@ -530,9 +540,39 @@ static void flush_finished(struct parse_env *env, CXIndex idx, size_t *files, si
 	}
 }
 
+bool bm_parse_in_process;
+const char *bm_parse_pch;
+
+/* The fuzz target's way: every file parsed here, one after the other. */
+static size_t parse_files_in_process(struct parse_env *env, CXIndex idx, size_t *files,
+				     size_t nfiles, struct tunit *tus)
+{
+	size_t nok = 0;
+
+	for (size_t k = 0; k < nfiles; k++) {
+		struct bm_file *file = &env->run->files[files[k]];
+		struct tunit *t = &tus[k];
+		bool stubbed = false;
+
+		t->file_index = files[k];
+		t->path = file->path;
+		t->tu = parse_one(env, idx, file->path, &stubbed);
+		if (!t->tu) {
+			file->status = BM_PARSE_FAILED;
+			file->reason = xstrdup("libclang could not parse the file");
+			continue;
+		}
+		load_diagnostics(env, file, t, stubbed);
+		nok++;
+	}
+	return nok;
+}
+
 size_t parse_files(struct parse_env *env, CXIndex idx, size_t *files, size_t nfiles,
 		   struct tunit *tus)
 {
+	if (bm_parse_in_process)
+		return parse_files_in_process(env, idx, files, nfiles, tus);
 	int jobs = env->run->opt.jobs > 0 ? env->run->opt.jobs : 1;
 	struct job *running = xcalloc((size_t)jobs, sizeof(*running));
 	int *exit_status = xcalloc(nfiles + 1, sizeof(int));
