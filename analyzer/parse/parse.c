@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "analysis.h"
+#include "cleanup.h"
 
 struct bm_model_file {
 	const char *name;
@@ -110,6 +111,7 @@ struct parse_env *parse_env_new(struct bm_run *run)
 		return NULL;
 	}
 	env->tmp = tmpl;
+	cleanup_add_dir(tmpl);
 	env->modeldir = xasprintf("%s/model", tmpl);
 	env->stubdir = xasprintf("%s/stubs", tmpl);
 	mkdirs(env->stubdir);
@@ -194,6 +196,8 @@ void parse_env_free(struct parse_env *env)
 		clang_CompilationDatabase_dispose(env->db);
 	if (env->tmp && !getenv("BLKMIG_KEEP_TMP"))
 		rm_rf(env->tmp);
+	if (env->tmp)
+		cleanup_del_dir(env->tmp);
 	free(env->tmp);
 	free(env->modeldir);
 	free(env->stubdir);
@@ -595,8 +599,12 @@ size_t parse_files(struct parse_env *env, CXIndex idx, size_t *files, size_t nfi
 
 			fflush(NULL);
 			pid = fork();
-			if (pid == 0)
+			if (pid == 0) {
+				cleanup_in_child(false);
 				child_parse(env, env->run->files[files[k]].path, res, ast);
+			}
+			if (pid > 0)
+				cleanup_add_child(pid, false);
 			free(res);
 			free(ast);
 			if (pid < 0) {
@@ -632,6 +640,7 @@ size_t parse_files(struct parse_env *env, CXIndex idx, size_t *files, size_t nfi
 			}
 			if (r != running[j].pid)
 				continue;
+			cleanup_del_child(r);
 			size_t k = running[j].k;
 			struct tunit *t = &tus[k];
 
