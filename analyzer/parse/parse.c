@@ -454,8 +454,7 @@ static void load_diagnostics(struct parse_env *env, struct bm_file *file, struct
 			file->errors++;
 			off = loc_offset(clang_getDiagnosticLocation(d), &df);
 			if (df && t->cxfile && clang_File_isEqual(df, t->cxfile)) {
-				size_t *slot =
-				    vec_push(t->err_offsets, t->nerr, t->err_cap);
+				size_t *slot = vec_push(t->err_offsets, t->nerr, t->err_cap);
 
 				*slot = off;
 			}
@@ -466,9 +465,8 @@ static void load_diagnostics(struct parse_env *env, struct bm_file *file, struct
 	}
 	file->status = file->errors ? BM_PARSE_PARTIAL : BM_PARSE_OK;
 	if (file->errors)
-		file->reason =
-		    xasprintf("%u error(s) while parsing%s", file->errors,
-			      stubbed ? "; missing headers replaced by stubs" : "");
+		file->reason = xasprintf("%u error(s) while parsing%s", file->errors,
+					 stubbed ? "; missing headers replaced by stubs" : "");
 	else if (stubbed)
 		file->reason = xstrdup("missing headers replaced by empty stubs");
 }
