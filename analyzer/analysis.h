@@ -43,7 +43,9 @@ struct tunit {
 	size_t nerr, err_cap;
 	struct bm_hit *hits;
 	size_t nhits;
-	char *clean; /* src with comments and literals blanked (same offsets) */
+	char *clean;	     /* src with comments and literals blanked (same offsets) */
+	size_t *line_starts; /* offset of each line (offset_line(), built on first use) */
+	size_t nlines, lines_cap;
 };
 
 struct node {
