@@ -43,8 +43,8 @@ nothing_left() { # no private copy, no .blkmig-* beside the files, no child proc
 	! pgrep -f "$w/" >/dev/null || { echo "processes: $(pgrep -af "$w/")"; return 1; }
 }
 
-# ---- the tree: 8 generated driver files, converted once for reference ----------------
-"$GENTREE" "$w/orig" 8 7 600 >/dev/null
+# ---- the tree: 5 generated driver files, converted once for reference ----------------
+"$GENTREE" "$w/orig" 5 7 800 >/dev/null
 cp -a "$w/orig" "$w/conv"
 if "$B" migrate -q --in-place -j 1 "$w/conv" >"$w/ref.out" 2>&1 && ! diff -qr "$w/orig" "$w/conv" >/dev/null; then
 	pass reference-run
@@ -56,7 +56,7 @@ ref_s=$(grep -o '[0-9.]*s$' "$w/ref.out" | tr -d s); ref_s=${ref_s%.*}; ref_s=${
 
 # ---- interruption at many moments ---------------------------------------------------------
 for sig in INT TERM KILL; do
-	for frac in 5 20 40 60 80 95; do
+	for frac in ${HARDEN_MOMENTS:-10 45 90}; do
 		name=interrupt-$sig-at-$frac%
 		t=$(awk -v r="$ref_s" -v f="$frac" 'BEGIN { printf "%.2f", (r + 1) * f / 100 }')
 		rm -rf "$w/t"; cp -a "$w/orig" "$w/t"
