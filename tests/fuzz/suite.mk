@@ -19,8 +19,8 @@ FUZZ_CFLAGS  := -std=c11 -g -O1 -fno-omit-frame-pointer -fsanitize=address,undef
 FUZZ_OBJS := $(patsubst $(TOP)/analyzer/%.c,$(FUZZ_BUILD)/analyzer/%.o, \
 	$(filter-out $(TOP)/analyzer/cli/main.c,$(ANALYZER_SRCS)))
 # seeds: the sample drivers and every C test case of the analyzer, cocci and migrate suites
-FUZZ_SEED_DIRS := $(TOP)/samples $(TOP)/tests/analyzer/cases $(TOP)/tests/cocci/cases \
-	$(TOP)/tests/fuzz/crashes
+FUZZ_SEED_DIRS := $(TOP)/samples $(TOP)/tests/analyzer/cases $(TOP)/tests/cocci/cases
+.SECONDARY: $(FUZZ_OBJS)
 
 $(FUZZ_BUILD)/analyzer/%.o: $(TOP)/analyzer/%.c $(ANALYZER_HDRS)
 	@mkdir -p $(@D)
