@@ -43,7 +43,9 @@ struct tunit {
 	size_t nerr, err_cap;
 	struct bm_hit *hits;
 	size_t nhits;
-	char *clean; /* src with comments and literals blanked (same offsets) */
+	char *clean;	     /* src with comments and literals blanked (same offsets) */
+	size_t *line_starts; /* offset of each line (offset_line(), built on first use) */
+	size_t nlines, lines_cap;
 };
 
 struct node {
@@ -183,6 +185,13 @@ void locals_rename(struct ctx *cx);
 struct parse_env;
 struct parse_env *parse_env_new(struct bm_run *run);
 void parse_env_free(struct parse_env *env);
+/*
+ * For the fuzz target (tests/fuzz/) only: parse in this process, without a child per
+ * file (so without crash isolation or --timeout), and with a precompiled header given
+ * to every parse.  Off (false, NULL) for every command.
+ */
+extern bool bm_parse_in_process;
+extern const char *bm_parse_pch;
 /* Parse files[] (indices into run->files) into tus; failed files get status. */
 size_t parse_files(struct parse_env *env, CXIndex idx, size_t *files, size_t nfiles,
 		   struct tunit *tus);

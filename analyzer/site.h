@@ -155,6 +155,7 @@ struct bm_options {
 	char *kernel_tree;		/* --kernel-tree */
 	int jobs;			/* -j, default: number of CPUs */
 	bool headers;			/* --headers: walk .h files too */
+	bool follow;			/* --follow: symlinks may lead out of the tree */
 	unsigned timeout;		/* per-file parse timeout, seconds */
 	bool quiet;
 };

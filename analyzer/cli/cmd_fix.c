@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "atomic_write.h"
+#include "cleanup.h"
 #include "commands.h"
 #include "migrate_common.h"
 #include "progress.h"
@@ -134,6 +135,24 @@ int check_paths_exist(const char *cmd, char *const *paths, size_t n)
 	return bad ? -1 : 0;
 }
 
+/* The auto sites with edits in F, which could not be written: manual, file_not_writable. */
+static void not_writable(struct bm_run *run, const struct rw_file *f)
+{
+	for (size_t i = 0; i < run->nsites; i++) {
+		struct bm_site *s = &run->sites[i];
+		bool in_f = false;
+
+		for (size_t j = 0; j < s->nedits && !in_f; j++)
+			in_f = !strcmp(s->edits[j].file, f->path);
+		if (s->verdict != BM_AUTO || !in_f)
+			continue;
+		s->verdict = BM_MANUAL;
+		s->reason_code = "file_not_writable";
+		free(s->reason_text);
+		s->reason_text = xstrdup(f->problem);
+	}
+}
+
 static int precheck_writable(const char *path, void *ctx, char *err, size_t errlen)
 {
 	(void)ctx;
@@ -194,6 +213,12 @@ int cmd_fix(int argc, char **argv)
 		bm_run_free(&run);
 		return BM_EXIT_USAGE;
 	}
+	if (a.in_place && cleanup_lock_tree(a.paths, a.npaths) < 0) {
+		free(a.paths);
+		bm_run_free(&run);
+		return BM_EXIT_USAGE;
+	}
+	cleanup_stale_private_dirs();
 	progress_begin("analysing", 0);
 	a_rc = bm_analyze(&run, a.paths, a.npaths);
 	progress_end();
@@ -230,11 +255,14 @@ int cmd_fix(int argc, char **argv)
 		for (size_t k = 0; k < plan.n; k++)
 			files += plan.files[k].new && !plan.files[k].problem;
 		if (failed) {
-			/* a rename that failed after the precheck: its sites were not converted */
+			/* a write that failed after the precheck: its sites were not converted;
+			 * they are reported (file_not_writable) and the run fails */
 			for (size_t k = 0; k < plan.n; k++)
-				if (plan.files[k].problem && plan.files[k].new)
+				if (plan.files[k].problem && plan.files[k].new) {
 					plan.sites_converted -= plan.files[k].nsites;
-			rc = BM_EXIT_FINDINGS;
+					not_writable(&run, &plan.files[k]);
+				}
+			rc = BM_EXIT_USAGE;
 		}
 	}
 	fix_summary(&run, "fix", plan.sites_converted, files, a.in_place, false);

@@ -27,6 +27,7 @@
 #include <jansson.h>
 
 #include "atomic_write.h"
+#include "cleanup.h"
 #include "commands.h"
 #include "html_report.h"
 #include "migrate_combine.h"
@@ -80,6 +81,9 @@ void cmd_migrate_usage(FILE *out)
 	      "        to DIR (default: current dir).\n"
 	      "    --spatch PROG\n"
 	      "        The spatch to run (default: $SPATCH, then spatch in PATH).\n"
+	      "    --no-spatch\n"
+	      "        The analyzer alone (without it, a spatch that fails or dies fails\n"
+	      "        the run with exit 2).\n"
 	      "    --cocci-dir DIR\n"
 	      "        The semantic patches (default: $BLKMIG_COCCI_DIR, then\n"
 	      "        PREFIX/share/blkmig/cocci beside the installed binary, then the\n"
@@ -94,7 +98,9 @@ void cmd_migrate_usage(FILE *out)
 	      "    --patch, --in-place: 0 every site converted or nothing to do, 1 sites\n"
 	      "    left for manual review or files left untouched.\n"
 	      "    2: usage error, missing spatch or cocci files, a path that does not\n"
-	      "    exist, or an I/O error.\n",
+	      "    exist, an I/O error, spatch failed, a file that could not be written\n"
+	      "    (file_not_writable), or another run is changing the same tree.\n"
+	      "    130/143: stopped by SIGINT/SIGTERM (files whole: converted or as they were).\n",
 	      out);
 }
 
@@ -105,6 +111,7 @@ struct mig_args {
 	int modes_given;
 	const char *patch, *report, *root, *spatch, *cocci_dir;
 	const char *format, *output; /* --format, -o: one report to a file or stdout */
+	bool no_spatch;		     /* --no-spatch: the analyzer alone */
 	char **paths;
 	size_t npaths;
 };
@@ -154,6 +161,11 @@ static int parse_args(struct bm_run *run, int argc, char **argv, struct mig_args
 		if (!strcmp(s, "--check") || !strcmp(s, "--in-place")) {
 			a->mode = s[2] == 'c' ? MODE_CHECK : MODE_IN_PLACE;
 			a->modes_given++;
+			i++;
+			continue;
+		}
+		if (!strcmp(s, "--no-spatch")) {
+			a->no_spatch = true;
 			i++;
 			continue;
 		}
@@ -308,6 +320,7 @@ static int make_copies(struct mig *m)
 		return -1;
 	}
 	m->tmpdir = t;
+	cleanup_add_dir(t);
 	for (size_t i = 0; i < m->inv.nfiles; i++) {
 		const struct bm_file *f = &m->inv.files[i];
 		struct cand *c;
@@ -384,17 +397,21 @@ static int run_spatch(struct mig *m, const char *spatch, const char *cocci, cons
 	fflush(stderr);
 	pid = fork();
 	if (pid == 0) {
+		cleanup_in_child(true); /* its own group: spatch's workers stop with it */
 		fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0600);
 		if (fd >= 0) {
 			dup2(fd, 1);
 			dup2(fd, 2);
 		}
+		if (chdir(m->tmpdir)) /* spatch's job folder goes there, not in the user's cwd */
+			_exit(127);
 		execv(spatch, av.v);
 		_exit(127);
 	}
 	if (pid < 0) {
 		status = -1;
 	} else {
+		cleanup_add_child(pid, true);
 		/* wait, counting the private copies spatch has rewritten so far */
 		time_t start = time(NULL);
 
@@ -416,6 +433,7 @@ static int run_spatch(struct mig *m, const char *spatch, const char *cocci, cons
 			progress_update(done);
 			nanosleep(&nap, NULL);
 		}
+		cleanup_del_child(pid);
 	}
 	free(optcopy);
 	free(log);
@@ -985,6 +1003,7 @@ static void mig_free(struct mig *m)
 {
 	if (m->tmpdir) {
 		nftw(m->tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+		cleanup_del_dir(m->tmpdir);
 		free(m->tmpdir);
 	}
 	for (size_t i = 0; i < m->nc; i++) {
@@ -1005,6 +1024,49 @@ static void mig_free(struct mig *m)
 	bm_run_free(&m->inv);
 	bm_run_free(&m->post);
 	bm_run_free(&m->ver);
+}
+
+/* Replace every changed file; one that cannot be written is left as it was and its
+ * sites reported (file_not_writable). Returns how many failed. */
+static int replace_changed_files(struct mig *m)
+{
+	char err[2048];
+	int failed = 0;
+
+	for (size_t i = 0; i < m->nc; i++) {
+		struct cand *c = &m->c[i];
+
+		if (!changed(c))
+			continue;
+		if (atomic_replace(c->orig, c->final, c->final_len, c->orig_data, c->orig_len, err,
+				   sizeof(err)) < 0) {
+			leave_untouched(c, "file_not_writable", err);
+			failed++;
+		}
+	}
+	return failed;
+}
+
+/* Remove the `.blkmig-XXXXXX` leftovers of a killed in-place write from every
+ * directory of the run's files. */
+static void remove_leftovers(const struct bm_run *run)
+{
+	struct bm_strlist seen = {0};
+
+	for (size_t i = 0; i < run->nfiles; i++) {
+		char *d = xstrdup(run->files[i].path), *slash = strrchr(d, '/');
+
+		if (slash)
+			*slash = '\0';
+		else
+			strcpy(d, ".");
+		if (!strlist_has(&seen, d)) {
+			cleanup_leftovers_in(d);
+			strlist_push(&seen, d);
+		}
+		free(d);
+	}
+	strlist_free(&seen);
 }
 
 static double now_s(void)
@@ -1036,8 +1098,13 @@ int cmd_migrate(int argc, char **argv)
 		rc = BM_EXIT_USAGE;
 		goto out;
 	}
+	cleanup_stale_private_dirs();
+	if (m.a.mode == MODE_IN_PLACE && cleanup_lock_tree(m.a.paths, m.a.npaths) < 0) {
+		rc = BM_EXIT_USAGE;
+		goto out;
+	}
 	progress_enable(m.inv.opt.quiet);
-	if (!(spatch = find_spatch(m.a.spatch, err, sizeof(err))) ||
+	if ((!m.a.no_spatch && !(spatch = find_spatch(m.a.spatch, err, sizeof(err)))) ||
 	    !(cdir = find_cocci_dir(m.a.cocci_dir, err, sizeof(err))) ||
 	    cocci_files(cdir, &cocci, &copts, err, sizeof(err)) < 0) {
 		fprintf(stderr, "blkmig migrate: %s\n", err);
@@ -1054,6 +1121,7 @@ int cmd_migrate(int argc, char **argv)
 		rc = BM_EXIT_USAGE;
 		goto out;
 	}
+	remove_leftovers(&m.inv);
 	if (make_copies(&m) < 0) {
 		rc = BM_EXIT_USAGE;
 		goto out;
@@ -1062,19 +1130,20 @@ int cmd_migrate(int argc, char **argv)
 
 	if (m.nc) {
 		/* 2. spatch on the private copies */
-		for (size_t i = 0; i < cocci.n; i++) {
+		for (size_t i = 0; i < cocci.n && !m.a.no_spatch; i++) {
 			const char *name = strrchr(cocci.v[i], '/') + 1;
 
 			progress_begin(name, m.nc);
 			if (run_spatch(&m, spatch, cocci.v[i], copts.v[i], macros) < 0) {
 				progress_end();
 				fprintf(stderr,
-					"blkmig migrate: spatch failed on %s; continuing with "
-					"the analyzer alone. spatch said:\n",
+					"blkmig migrate: spatch failed on %s; no file was changed "
+					"(--no-spatch runs the analyzer alone). spatch said:\n",
 					name);
 				show_log_tail(&m);
 				m.spatch_failed = true;
-				break;
+				rc = BM_EXIT_USAGE;
+				goto out;
 			}
 			progress_end();
 		}
@@ -1235,6 +1304,10 @@ int cmd_migrate(int argc, char **argv)
 		}
 	}
 
+	/* in place: written before the totals, so a file that could not be written is
+	 * counted as such (file_not_writable), never as converted */
+	if (m.a.mode == MODE_IN_PLACE)
+		failed_writes = replace_changed_files(&m);
 	finish_sites(&m, &converted, &by_spatch);
 	for (size_t i = 0; i < m.nc; i++) {
 		nchanged += changed(&m.c[i]);
@@ -1277,18 +1350,6 @@ int cmd_migrate(int argc, char **argv)
 			rc = BM_EXIT_USAGE;
 			goto out;
 		}
-	} else if (m.a.mode == MODE_IN_PLACE) {
-		for (size_t i = 0; i < m.nc; i++) {
-			struct cand *c = &m.c[i];
-
-			if (!changed(c))
-				continue;
-			if (atomic_replace(c->orig, c->final, c->final_len, c->orig_data,
-					   c->orig_len, err, sizeof(err)) < 0) {
-				fprintf(stderr, "blkmig migrate: %s\n", err);
-				failed_writes++;
-			}
-		}
 	}
 	for (size_t i = 0; i < m.nc; i++)
 		if (m.c[i].problem)
@@ -1317,7 +1378,9 @@ int cmd_migrate(int argc, char **argv)
 		rc = BM_EXIT_USAGE;
 	else if (m.a.mode == MODE_CHECK)
 		rc = nchanged ? BM_EXIT_FINDINGS : BM_EXIT_CLEAN;
-	else if (failed_writes || bm_run_exit_code(&m.inv) != BM_EXIT_CLEAN)
+	else if (failed_writes)
+		rc = BM_EXIT_USAGE;
+	else if (bm_run_exit_code(&m.inv) != BM_EXIT_CLEAN)
 		rc = BM_EXIT_FINDINGS;
 out:
 	rw_plan_free(&plan);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cleanup.h"
 #include "commands.h"
 #include "site.h"
 
@@ -73,6 +74,7 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+	cleanup_init("blkmig");
 	if (argc < 2) {
 		usage(stderr);
 		return BM_EXIT_USAGE;

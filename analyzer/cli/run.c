@@ -97,6 +97,11 @@ int bm_options_take(struct bm_options *opt, int argc, char **argv, int *i)
 		(*i)++;
 		return 1;
 	}
+	if (!strcmp(argv[*i], "--follow")) {
+		opt->follow = true;
+		(*i)++;
+		return 1;
+	}
 	if (!strcmp(argv[*i], "-q") || !strcmp(argv[*i], "--quiet")) {
 		opt->quiet = true;
 		(*i)++;
@@ -165,6 +170,9 @@ void bm_options_usage(FILE *out)
 	      "        Parse N files at a time (default: number of CPUs).\n"
 	      "    --headers\n"
 	      "        When walking directories, analyse .h files too (default: .c).\n"
+	      "    --follow\n"
+	      "        Follow symbolic links to files outside the walked directory\n"
+	      "        (default: such links are skipped with a message).\n"
 	      "    --timeout SEC\n"
 	      "        Give up on a file whose parse takes longer (default 120);\n"
 	      "        the file is reported as failed and skipped.\n"

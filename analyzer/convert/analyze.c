@@ -85,6 +85,7 @@ static void ctx_free(struct ctx *cx)
 		free(t->src);
 		free(t->clean);
 		free(t->err_offsets);
+		free(t->line_starts);
 		bm_hits_free(t->hits, t->nhits);
 	}
 	free(cx->tus);

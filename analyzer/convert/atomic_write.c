@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #endif
 #include "atomic_write.h"
+#include "cleanup.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -157,6 +158,8 @@ int atomic_replace(const char *path, const char *data, size_t len, const char *e
 	dname = dirname(dir);
 	snprintf(tmp, sizeof(tmp), "%s/.blkmig-XXXXXX", dname);
 	fd = mkstemp(tmp);
+	if (fd >= 0)
+		cleanup_add_file(tmp); /* removed if a signal stops the run */
 	if (fd < 0) {
 		snprintf(err, errlen,
 			 "%s: cannot create a temporary file beside it: %s; left untouched", path,
@@ -170,14 +173,17 @@ int atomic_replace(const char *path, const char *data, size_t len, const char *e
 			 strerror(errno));
 		close(fd);
 		unlink(tmp);
+		cleanup_del_file(tmp, false);
 		return -1;
 	}
 	if (close(fd) < 0 || rename(tmp, real) < 0) {
 		snprintf(err, errlen, "%s: cannot replace: %s; left untouched", path,
 			 strerror(errno));
 		unlink(tmp);
+		cleanup_del_file(tmp, false);
 		return -1;
 	}
+	cleanup_del_file(tmp, true);
 	dfd = open(dname, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd >= 0) {
 		fsync(dfd); /* durability of the rename; the replace already happened */

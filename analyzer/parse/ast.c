@@ -337,19 +337,38 @@ char *lock_identity(struct tunit *t, const struct func *f, int n)
 	return r;
 }
 
+/*
+ * Line (and column) of a byte offset: a binary search in the file's line starts, which
+ * are indexed once per file (a scan from the start for every site made a file's cost
+ * grow with the square of its sites).
+ */
 unsigned offset_line(const struct tunit *t, size_t off, unsigned *col)
 {
-	unsigned line = 1;
-	size_t ls = 0;
+	struct tunit *mt = (struct tunit *)t; /* the index is a cache, not a change */
+	size_t lo = 0, hi, at = off;
 
-	for (size_t i = 0; i < off && i < t->len; i++)
-		if (t->src[i] == '\n') {
-			line++;
-			ls = i + 1;
-		}
+	if (!mt->nlines) {
+		vec_append(mt->line_starts, mt->nlines, mt->lines_cap, 0);
+		for (size_t i = 0; i < t->len; i++)
+			if (t->src[i] == '\n')
+				vec_append(mt->line_starts, mt->nlines, mt->lines_cap, i + 1);
+	}
+	if (at > t->len)
+		at = t->len;
+	/* the last line start <= off; a start at off itself only counts when
+	 * the newline before it lies before off (same as counting newlines < off) */
+	hi = mt->nlines;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (mt->line_starts[mid] <= at)
+			lo = mid;
+		else
+			hi = mid;
+	}
 	if (col)
-		*col = (unsigned)(off - ls) + 1;
-	return line;
+		*col = (unsigned)(off - mt->line_starts[lo]) + 1;
+	return (unsigned)lo + 1;
 }
 
 bool node_within(const struct func *f, int n, int ancestor)

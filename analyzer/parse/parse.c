@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "analysis.h"
+#include "cleanup.h"
 
 struct bm_model_file {
 	const char *name;
@@ -110,6 +111,7 @@ struct parse_env *parse_env_new(struct bm_run *run)
 		return NULL;
 	}
 	env->tmp = tmpl;
+	cleanup_add_dir(tmpl);
 	env->modeldir = xasprintf("%s/model", tmpl);
 	env->stubdir = xasprintf("%s/stubs", tmpl);
 	mkdirs(env->stubdir);
@@ -194,6 +196,8 @@ void parse_env_free(struct parse_env *env)
 		clang_CompilationDatabase_dispose(env->db);
 	if (env->tmp && !getenv("BLKMIG_KEEP_TMP"))
 		rm_rf(env->tmp);
+	if (env->tmp)
+		cleanup_del_dir(env->tmp);
 	free(env->tmp);
 	free(env->modeldir);
 	free(env->stubdir);
@@ -259,6 +263,10 @@ static void build_args(struct parse_env *env, const char *path, struct bm_strlis
 	strlist_push(a, "c");
 	strlist_push(a, "-std=gnu89");
 	strlist_push(a, "-ferror-limit=0");
+	if (bm_parse_pch) {
+		strlist_push(a, "-include-pch");
+		strlist_push(a, bm_parse_pch);
+	}
 	strlist_push(a, "-nostdinc");
 	strlist_push(a, "-D__KERNEL__");
 	for (size_t i = 0; i < o->defines.n; i++)
@@ -449,6 +457,53 @@ static char *diagnostic_text(CXDiagnostic d, CXFile self, const char *path)
 	return r;
 }
 
+/* The file's status and error offsets, from the diagnostics of its parsed T->tu. */
+static void load_diagnostics(struct parse_env *env, struct bm_file *file, struct tunit *t,
+			     int stubbed)
+{
+	char mpath[PATH_MAX];
+	char abs[PATH_MAX];
+	CXString mp;
+
+	snprintf(mpath, sizeof(mpath), "%s/blkmig_model.h", env->modeldir);
+	file->used_model = env->model_mode || clang_getFile(t->tu, mpath) != NULL;
+	if (!realpath(file->path, abs))
+		snprintf(abs, sizeof(abs), "%s", file->path);
+	t->cxfile = clang_getFile(t->tu, abs);
+	mp = clang_getTranslationUnitSpelling(t->tu);
+	if (!t->cxfile)
+		t->cxfile = clang_getFile(t->tu, clang_getCString(mp));
+	clang_disposeString(mp);
+	for (unsigned i = 0, n = clang_getNumDiagnostics(t->tu); i < n; i++) {
+		CXDiagnostic d = clang_getDiagnostic(t->tu, i);
+		enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+		CXFile df;
+		size_t off;
+
+		if (sev >= CXDiagnostic_Error) {
+			file->errors++;
+			if (file->diagnostics.n < BM_FILE_DIAGNOSTICS)
+				strlist_push_owned(&file->diagnostics,
+						   diagnostic_text(d, t->cxfile, file->path));
+			off = loc_offset(clang_getDiagnosticLocation(d), &df);
+			if (df && t->cxfile && clang_File_isEqual(df, t->cxfile)) {
+				size_t *slot = vec_push(t->err_offsets, t->nerr, t->err_cap);
+
+				*slot = off;
+			}
+		} else if (sev == CXDiagnostic_Warning) {
+			file->warnings++;
+		}
+		clang_disposeDiagnostic(d);
+	}
+	file->status = file->errors ? BM_PARSE_PARTIAL : BM_PARSE_OK;
+	if (file->errors)
+		file->reason = xasprintf("%u error(s) while parsing%s", file->errors,
+					 stubbed ? "; missing headers replaced by stubs" : "");
+	else if (stubbed)
+		file->reason = xstrdup("missing headers replaced by empty stubs");
+}
+
 /* Finish one file in the parent after its child exited with STATUS. */
 static bool finish_file(struct parse_env *env, CXIndex idx, size_t fi, int status, bool timed_out,
 			size_t k, struct tunit *t)
@@ -490,52 +545,8 @@ static bool finish_file(struct parse_env *env, CXIndex idx, size_t fi, int statu
 			file->reason = xstrdup("libclang could not parse the file");
 		}
 	}
-	if (ok) {
-		char mpath[PATH_MAX];
-		char abs[PATH_MAX];
-		CXString mp;
-
-		snprintf(mpath, sizeof(mpath), "%s/blkmig_model.h", env->modeldir);
-		file->used_model = env->model_mode || clang_getFile(t->tu, mpath) != NULL;
-		if (!realpath(file->path, abs))
-			snprintf(abs, sizeof(abs), "%s", file->path);
-		t->cxfile = clang_getFile(t->tu, abs);
-		mp = clang_getTranslationUnitSpelling(t->tu);
-		if (!t->cxfile)
-			t->cxfile = clang_getFile(t->tu, clang_getCString(mp));
-		clang_disposeString(mp);
-		for (unsigned i = 0, n = clang_getNumDiagnostics(t->tu); i < n; i++) {
-			CXDiagnostic d = clang_getDiagnostic(t->tu, i);
-			enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
-			CXFile df;
-			size_t off;
-
-			if (sev >= CXDiagnostic_Error) {
-				file->errors++;
-				if (file->diagnostics.n < BM_FILE_DIAGNOSTICS)
-					strlist_push_owned(
-					    &file->diagnostics,
-					    diagnostic_text(d, t->cxfile, file->path));
-				off = loc_offset(clang_getDiagnosticLocation(d), &df);
-				if (df && t->cxfile && clang_File_isEqual(df, t->cxfile)) {
-					size_t *slot =
-					    vec_push(t->err_offsets, t->nerr, t->err_cap);
-
-					*slot = off;
-				}
-			} else if (sev == CXDiagnostic_Warning) {
-				file->warnings++;
-			}
-			clang_disposeDiagnostic(d);
-		}
-		file->status = file->errors ? BM_PARSE_PARTIAL : BM_PARSE_OK;
-		if (file->errors)
-			file->reason =
-			    xasprintf("%u error(s) while parsing%s", file->errors,
-				      stubbed ? "; missing headers replaced by stubs" : "");
-		else if (stubbed)
-			file->reason = xstrdup("missing headers replaced by empty stubs");
-	}
+	if (ok)
+		load_diagnostics(env, file, t, stubbed);
 	unlink(res);
 	unlink(ast);
 	free(res);
@@ -564,9 +575,39 @@ static void flush_finished(struct parse_env *env, CXIndex idx, size_t *files, si
 	}
 }
 
+bool bm_parse_in_process;
+const char *bm_parse_pch;
+
+/* The fuzz target's way: every file parsed here, one after the other. */
+static size_t parse_files_in_process(struct parse_env *env, CXIndex idx, size_t *files,
+				     size_t nfiles, struct tunit *tus)
+{
+	size_t nok = 0;
+
+	for (size_t k = 0; k < nfiles; k++) {
+		struct bm_file *file = &env->run->files[files[k]];
+		struct tunit *t = &tus[k];
+		bool stubbed = false;
+
+		t->file_index = files[k];
+		t->path = file->path;
+		t->tu = parse_one(env, idx, file->path, &stubbed);
+		if (!t->tu) {
+			file->status = BM_PARSE_FAILED;
+			file->reason = xstrdup("libclang could not parse the file");
+			continue;
+		}
+		load_diagnostics(env, file, t, stubbed);
+		nok++;
+	}
+	return nok;
+}
+
 size_t parse_files(struct parse_env *env, CXIndex idx, size_t *files, size_t nfiles,
 		   struct tunit *tus)
 {
+	if (bm_parse_in_process)
+		return parse_files_in_process(env, idx, files, nfiles, tus);
 	int jobs = env->run->opt.jobs > 0 ? env->run->opt.jobs : 1;
 	struct job *running = xcalloc((size_t)jobs, sizeof(*running));
 	int *exit_status = xcalloc(nfiles + 1, sizeof(int));
@@ -589,8 +630,12 @@ size_t parse_files(struct parse_env *env, CXIndex idx, size_t *files, size_t nfi
 
 			fflush(NULL);
 			pid = fork();
-			if (pid == 0)
+			if (pid == 0) {
+				cleanup_in_child(false);
 				child_parse(env, env->run->files[files[k]].path, res, ast);
+			}
+			if (pid > 0)
+				cleanup_add_child(pid, false);
 			free(res);
 			free(ast);
 			if (pid < 0) {
@@ -626,6 +671,7 @@ size_t parse_files(struct parse_env *env, CXIndex idx, size_t *files, size_t nfi
 			}
 			if (r != running[j].pid)
 				continue;
+			cleanup_del_child(r);
 			size_t k = running[j].k;
 			struct tunit *t = &tus[k];
 

@@ -6,6 +6,9 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -29,6 +32,37 @@ static bool wanted(const struct bm_run *run, const char *name)
 	if (n > 2 && !strcmp(name + n - 2, ".c"))
 		return true;
 	return run->opt.headers && n > 2 && !strcmp(name + n - 2, ".h");
+}
+
+static char walk_root[PATH_MAX]; /* the directory PATH being walked, resolved */
+
+/*
+ * A walked file is read only when it is a regular file (a FIFO or device named x.c
+ * would block or never end) and, when it is a symbolic link, its target lies inside the
+ * walked directory unless --follow (a tree converted in place must not change a file
+ * outside it).  Anything else is skipped with a message.
+ */
+static bool regular_inside(struct bm_run *run, const char *p, bool link)
+{
+	char real[PATH_MAX];
+	size_t rl = strlen(walk_root);
+	struct stat st;
+
+	if (stat(p, &st) || !S_ISREG(st.st_mode)) {
+		fprintf(stderr, "blkmig: %s: not a regular file; skipped\n", p);
+		return false;
+	}
+	if (!link || run->opt.follow)
+		return true;
+	if (!realpath(p, real) || strncmp(real, walk_root, rl) ||
+	    (real[rl] != '/' && strcmp(walk_root, "/"))) {
+		fprintf(stderr,
+			"blkmig: %s: a symbolic link to %s, outside %s; skipped (--follow "
+			"follows it)\n",
+			p, real, walk_root);
+		return false;
+	}
+	return true;
 }
 
 static int walk_dir(struct bm_run *run, const char *dir, unsigned *found)
@@ -56,7 +90,7 @@ static int walk_dir(struct bm_run *run, const char *dir, unsigned *found)
 			run->io_errors++;
 		} else if (S_ISDIR(st.st_mode)) {
 			walk_dir(run, p, found);
-		} else if ((S_ISREG(st.st_mode) || S_ISLNK(st.st_mode)) && wanted(run, name)) {
+		} else if (wanted(run, name) && regular_inside(run, p, S_ISLNK(st.st_mode))) {
 			add_file(run, p);
 			(*found)++;
 		}
@@ -82,9 +116,14 @@ int walk_paths(struct bm_run *run, char *const *paths, size_t npaths)
 		} else if (S_ISDIR(st.st_mode)) {
 			unsigned found = 0;
 
+			if (!realpath(p, walk_root))
+				snprintf(walk_root, sizeof(walk_root), "%s", p);
 			if (!walk_dir(run, p, &found) && !found && !run->opt.quiet)
 				fprintf(stderr, "blkmig: %s: no %s files in this directory\n", p,
 					run->opt.headers ? "C or header" : "C");
+		} else if (!S_ISREG(st.st_mode)) {
+			fprintf(stderr, "blkmig: %s: not a regular file\n", p);
+			run->io_errors++;
 		} else {
 			add_file(run, p);
 		}

@@ -16,6 +16,7 @@ TOP=${TOP:-$(cd "$here/../.." && pwd)}
 SUITE=sanitize
 . "$TOP/tests/lib/testlib.sh"
 MAKE=${MAKE:-make}
+RESULTS=$(cd "$RESULTS" && pwd) # the suites rerun below change directory
 SUITES=${SANITIZE_SUITES:-analyzer migrate}
 work=$RESULTS/sanitize-work
 reports=$work/reports

@@ -1,0 +1,410 @@
+/*
+ * cleanup.c - signals, private copies, leftovers of killed runs, the tree lock (see
+ * cleanup.h).
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* the test drivers build it without -D_GNU_SOURCE */
+#endif
+#include "cleanup.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "util.h"
+
+enum { MAX_DIRS = 16, MAX_FILES = 16, MAX_CHILDREN = 256, MAX_LOCKS = 256 };
+
+static const char *prog = "blkmig";
+static pid_t owner;
+static char dirs[MAX_DIRS][PATH_MAX];
+static char files[MAX_FILES][PATH_MAX];
+static volatile pid_t children[MAX_CHILDREN]; /* < 0: a process group */
+static volatile sig_atomic_t replaced;	      /* user files replaced so far */
+static volatile sig_atomic_t stopping;
+
+/* ---- async-signal-safe helpers ------------------------------------------------- */
+
+static void say(const char *s)
+{
+	ssize_t r = write(2, s, strlen(s));
+
+	(void)r;
+}
+
+static void say_num(long v)
+{
+	char b[24], *p = b + sizeof(b);
+
+	*--p = '\0';
+	do
+		*--p = (char)('0' + v % 10);
+	while ((v /= 10) && p > b);
+	say(p);
+}
+
+struct linux_dirent64 {
+	unsigned long long d_ino;
+	long long d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+/* Remove everything under the directory open as FD (no malloc, no stdio). */
+static void rm_tree_at(int fd, int depth)
+{
+	char buf[4096];
+	long n;
+
+	if (depth > 32)
+		return;
+	for (int pass = 0; pass < 64; pass++) {
+		bool removed = false;
+
+		n = syscall(SYS_getdents64, fd, buf, sizeof(buf));
+		if (n <= 0)
+			break;
+		for (long off = 0; off < n;) {
+			struct linux_dirent64 *d = (struct linux_dirent64 *)(buf + off);
+			const char *name = d->d_name;
+
+			off += d->d_reclen;
+			if (!strcmp(name, ".") || !strcmp(name, ".."))
+				continue;
+			if (unlinkat(fd, name, 0) == 0) {
+				removed = true;
+				continue;
+			}
+			int sub = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+			if (sub >= 0) {
+				rm_tree_at(sub, depth + 1);
+				close(sub);
+				removed |= unlinkat(fd, name, AT_REMOVEDIR) == 0;
+			}
+		}
+		if (!removed)
+			break;		/* nothing more this pass can remove */
+		lseek(fd, 0, SEEK_SET); /* entries were removed: read again from the start */
+	}
+}
+
+static void rm_tree(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	rm_tree_at(fd, 0);
+	close(fd);
+	rmdir(dir);
+}
+
+static void stop_children(void)
+{
+	for (int i = 0; i < MAX_CHILDREN; i++) {
+		pid_t p = children[i];
+
+		if (p > 0)
+			kill(p, SIGKILL);
+		else if (p < 0)
+			kill(p, SIGKILL); /* the group -p */
+	}
+}
+
+static void on_signal(int sig)
+{
+	if (getpid() != owner || stopping) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return;
+	}
+	stopping = 1;
+	stop_children();
+	for (int i = 0; i < MAX_FILES; i++)
+		if (files[i][0])
+			unlink(files[i]);
+	for (int i = 0; i < MAX_DIRS; i++)
+		if (dirs[i][0])
+			rm_tree(dirs[i]);
+	say(prog);
+	say(": interrupted by ");
+	say(sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP");
+	if (replaced) {
+		say("; ");
+		say_num(replaced);
+		say(" file(s) were converted whole, every other file is as it was\n");
+	} else {
+		say("; no file was changed\n");
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* ---- registration ----------------------------------------------------------------- */
+
+void cleanup_init(const char *name)
+{
+	struct sigaction sa;
+
+	prog = name;
+	owner = getpid();
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigfillset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+static void block(sigset_t *old)
+{
+	sigset_t all;
+
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, old);
+}
+
+static void unblock(const sigset_t *old)
+{
+	sigprocmask(SIG_SETMASK, old, NULL);
+}
+
+static void slot_set(char (*tab)[PATH_MAX], int n, const char *path)
+{
+	sigset_t old;
+
+	if (strlen(path) >= PATH_MAX)
+		return;
+	block(&old);
+	for (int i = 0; i < n; i++)
+		if (!tab[i][0]) {
+			memcpy(tab[i], path, strlen(path) + 1);
+			break;
+		}
+	unblock(&old);
+}
+
+static void slot_clear(char (*tab)[PATH_MAX], int n, const char *path)
+{
+	sigset_t old;
+
+	block(&old);
+	for (int i = 0; i < n; i++)
+		if (!strcmp(tab[i], path))
+			tab[i][0] = '\0';
+	unblock(&old);
+}
+
+void cleanup_add_dir(const char *dir)
+{
+	char *mark = xasprintf("%s/.blkmig-owner", dir);
+	FILE *f = fopen(mark, "w");
+
+	if (f) {
+		fprintf(f, "%ld\n", (long)getpid());
+		fclose(f);
+	}
+	free(mark);
+	slot_set(dirs, MAX_DIRS, dir);
+}
+
+void cleanup_del_dir(const char *dir)
+{
+	slot_clear(dirs, MAX_DIRS, dir);
+}
+
+void cleanup_add_file(const char *path)
+{
+	slot_set(files, MAX_FILES, path);
+}
+
+void cleanup_del_file(const char *path, bool renamed)
+{
+	slot_clear(files, MAX_FILES, path);
+	if (renamed)
+		replaced++;
+}
+
+void cleanup_add_child(pid_t pid, bool group)
+{
+	for (int i = 0; i < MAX_CHILDREN; i++)
+		if (!children[i]) {
+			children[i] = group ? -pid : pid;
+			return;
+		}
+}
+
+void cleanup_del_child(pid_t pid)
+{
+	for (int i = 0; i < MAX_CHILDREN; i++)
+		if (children[i] == pid || children[i] == -pid)
+			children[i] = 0;
+}
+
+void cleanup_in_child(bool new_group)
+{
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (owner && getppid() != owner)
+		_exit(1); /* the parent died before PDEATHSIG was armed */
+	if (new_group)
+		setpgid(0, 0);
+}
+
+/* ---- leftovers of killed runs ----------------------------------------------------- */
+
+static bool private_dir_name(const char *n)
+{
+	size_t l = strlen(n);
+
+	return (!strncmp(n, "blkmig.", 7) && l == 13) ||
+	       (!strncmp(n, "blkmig-migrate.", 15) && l == 21);
+}
+
+void cleanup_stale_private_dirs(void)
+{
+	const char *td = getenv("TMPDIR");
+	const char *base = td && *td ? td : "/tmp";
+	DIR *d = opendir(base);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char *dir, *mark;
+		FILE *f;
+		long pid = 0;
+		struct stat st;
+
+		if (!private_dir_name(e->d_name))
+			continue;
+		dir = xasprintf("%s/%s", base, e->d_name);
+		mark = xasprintf("%s/.blkmig-owner", dir);
+		f = fopen(mark, "r");
+		if (f && fscanf(f, "%ld", &pid) == 1 && pid > 0 && lstat(dir, &st) == 0 &&
+		    S_ISDIR(st.st_mode) && st.st_uid == geteuid() && kill((pid_t)pid, 0) < 0 &&
+		    errno == ESRCH)
+			rm_tree(dir);
+		if (f)
+			fclose(f);
+		free(mark);
+		free(dir);
+	}
+	closedir(d);
+}
+
+static bool leftover_name(const char *n)
+{
+	return !strncmp(n, ".blkmig-", 8) && strlen(n) == 14 && strcmp(n + 8, "owner");
+}
+
+unsigned cleanup_leftovers_in(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	unsigned n = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		char *p;
+		struct stat st;
+
+		if (!leftover_name(e->d_name))
+			continue;
+		p = xasprintf("%s/%s", dir, e->d_name);
+		if (lstat(p, &st) == 0 && S_ISREG(st.st_mode) && unlink(p) == 0) {
+			fprintf(stderr,
+				"%s: removed %s, the unfinished write of an interrupted run "
+				"(its file was left as it was)\n",
+				prog, p);
+			n++;
+		}
+		free(p);
+	}
+	closedir(d);
+	return n;
+}
+
+/* ---- the tree lock ------------------------------------------------------------------ */
+
+static struct bm_strlist locked; /* directories this run holds, "E:" or "S:" + path */
+static int *locked_fd;
+static size_t locked_fd_n, locked_fd_cap;
+
+static int lock_dir(const char *dir, int how)
+{
+	char *want = xasprintf("%c:%s", how == LOCK_EX ? 'E' : 'S', dir);
+	int fd, held = -1;
+
+	for (size_t i = 0; i < locked.n; i++)
+		if (!strcmp(locked.v[i] + 2, dir))
+			held = (int)i;
+	if (held >= 0 && (locked.v[held][0] == 'E' || how == LOCK_SH)) {
+		free(want);
+		return 0;
+	}
+	fd = held >= 0 ? locked_fd[held] : open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		free(want);
+		return 0; /* cannot open: nothing to lock (the run reports the path) */
+	}
+	if (flock(fd, how | LOCK_NB) < 0) {
+		if (held < 0)
+			close(fd);
+		free(want);
+		return -1;
+	}
+	if (held >= 0) {
+		free(locked.v[held]);
+		locked.v[held] = want;
+	} else {
+		strlist_push_owned(&locked, want);
+		vec_append(locked_fd, locked_fd_n, locked_fd_cap, fd);
+	}
+	return 0; /* the descriptor stays open: the lock lasts until exit */
+}
+
+static int busy(const char *dir)
+{
+	fprintf(stderr,
+		"%s: %s: another blkmig run is changing this tree; try again when it has "
+		"finished\n",
+		prog, dir);
+	return -1;
+}
+
+int cleanup_lock_tree(char *const *paths, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char real[PATH_MAX], *slash;
+		struct stat st;
+
+		if (!realpath(paths[i], real) || stat(real, &st) < 0)
+			continue;
+		if (!S_ISDIR(st.st_mode) && (slash = strrchr(real, '/')))
+			*(slash == real ? slash + 1 : slash) = '\0';
+		if (lock_dir(real, LOCK_EX) < 0)
+			return busy(real);
+		while ((slash = strrchr(real, '/')) && slash != real) {
+			*slash = '\0';
+			if (lock_dir(real, LOCK_SH) < 0)
+				return busy(real);
+		}
+	}
+	return 0;
+}

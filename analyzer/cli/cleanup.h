@@ -1,0 +1,50 @@
+/*
+ * cleanup.h - what a run leaves behind when it stops: nothing.
+ *
+ * Owns: the SIGINT/SIGTERM/SIGHUP handler (children stopped, private directories and
+ * half-written temporary files removed, one line saying how the tree was left, then
+ * death by the same signal: exit status 130/143/129); the private directories of dead
+ * runs (SIGKILL) in the temporary folder and the `.blkmig-XXXXXX` files a killed
+ * in-place write left beside a driver, both removed by the next run; the lock that keeps
+ * two in-place runs off the same tree; children that die with their parent.
+ *
+ * Everything the handler touches is registered here beforehand, in fixed tables, so the
+ * handler itself only makes async-signal-safe system calls.
+ */
+#ifndef BLKMIG_CLEANUP_H
+#define BLKMIG_CLEANUP_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+/* Install the handlers (once, in the main process). PROG names the messages. */
+void cleanup_init(const char *prog);
+
+/* A private directory of this run: removed on a signal; marked with our pid so a later
+ * run can tell it from a live run's when this one is killed outright. */
+void cleanup_add_dir(const char *dir);
+void cleanup_del_dir(const char *dir);
+
+/* A temporary file beside a user's file (atomic_write.c), until renamed or removed. */
+void cleanup_add_file(const char *path);
+void cleanup_del_file(const char *path, bool renamed);
+
+/* A child to stop on a signal: its whole process group when GROUP (spatch). */
+void cleanup_add_child(pid_t pid, bool group);
+void cleanup_del_child(pid_t pid);
+/* In a freshly forked child: default signal handling, death with the parent; with
+ * NEW_GROUP its own process group (so its own children can be stopped with it). */
+void cleanup_in_child(bool new_group);
+
+/* Remove the private directories of runs that are gone (SIGKILL) from $TMPDIR. */
+void cleanup_stale_private_dirs(void);
+/* Remove `.blkmig-XXXXXX` files of a killed in-place write in DIR, saying so; the
+ * number removed. */
+unsigned cleanup_leftovers_in(const char *dir);
+
+/* Lock PATHS (files or directories) for an in-place run: every path's directory
+ * exclusively, its ancestors shared, so two runs on the same or nested trees exclude
+ * each other. 0, or -1 after a message naming the busy directory. Held until exit. */
+int cleanup_lock_tree(char *const *paths, size_t n);
+
+#endif

@@ -1,0 +1,90 @@
+/*
+ * fuzz_pipeline.c - libFuzzer target over blkmig's parse -> classify -> rewrite path.
+ *
+ * Each input is one C file: the prefilter, libclang (in this process, see
+ * bm_parse_in_process), the facts, the classification and the rewrite run on it as
+ * `blkmig scan` would, then every auto site's edits are applied to the input the way
+ * `fix` applies them.  A crash, a sanitizer report, an edit outside the file or an
+ * inverted one is a finding; overlapping edits are not (fix reports those).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis.h"
+#include "edit_apply.h"
+#include "util.h"
+
+enum { MAX_INPUT = 64 * 1024 };
+
+static char dir[] = "/tmp/blkmig-fuzz.XXXXXX";
+static char *path;
+
+static void cleanup(void)
+{
+	if (path)
+		unlink(path);
+	rmdir(dir);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	if (!mkdtemp(dir)) {
+		perror("blkmig-fuzz: mkdtemp");
+		exit(2);
+	}
+	path = xasprintf("%s/input.c", dir);
+	atexit(cleanup);
+	bm_parse_in_process = true;
+	return 0;
+}
+
+static void apply_edits(const struct bm_run *run, const uint8_t *data, size_t size)
+{
+	struct bm_edit *e = NULL;
+	struct text_edit *te;
+	struct edit_result res;
+	size_t n = 0;
+
+	if (bm_file_edits(run, path, &e, &n) || !n) {
+		free(e);
+		return;
+	}
+	te = xcalloc(n, sizeof(*te));
+	for (size_t i = 0; i < n; i++)
+		te[i] = (struct text_edit){e[i].start, e[i].end, e[i].text, (int)i};
+	memset(&res, 0, sizeof(res));
+	if (edits_apply((const char *)data, size, te, n, &res) < 0) {
+		fprintf(stderr, "blkmig-fuzz: malformed edit: %s\n", res.error);
+		abort();
+	}
+	edit_result_free(&res);
+	free(te);
+	free(e);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct bm_run run;
+	char *paths[1] = {path};
+	FILE *f;
+
+	if (size > MAX_INPUT)
+		return -1;
+	f = fopen(path, "wb");
+	if (!f || fwrite(data, 1, size, f) != size || fclose(f)) {
+		perror("blkmig-fuzz: write input");
+		abort();
+	}
+	bm_run_init(&run, "scan");
+	run.opt.quiet = true;
+	run.opt.jobs = 1;
+	if (bm_analyze(&run, paths, 1) == 0)
+		apply_edits(&run, data, size);
+	bm_run_free(&run);
+	return 0;
+}

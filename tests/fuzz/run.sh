@@ -1,0 +1,44 @@
+#!/bin/bash
+# tests/fuzz/run.sh — suite `fuzz`: replays every kept crash input (crashes/) and every
+# seed through both fuzz targets, then fuzzes each for FUZZ_CHECK_S seconds (half each)
+# in a scratch corpus.  Any crash, sanitizer report, leak or timeout fails.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+TOP=${TOP:-$(cd "$here/../.." && pwd)}
+SUITE=fuzz
+. "$TOP/tests/lib/testlib.sh"
+FB=$(dirname "${FUZZER:-$TOP/build/fuzz/fuzz_pipeline}")
+S=${FUZZ_CHECK_S:-60}
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+seeds=("$TOP/samples" "$TOP/tests/analyzer/cases" "$TOP/tests/cocci/cases")
+opts=(-dict="$here/blkmig.dict" -max_len=65536 -timeout=60 -rss_limit_mb=4096)
+
+for t in fuzz_text fuzz_pipeline; do
+	[ -x "$FB/$t" ] || { fail "$t/built" "no $FB/$t"; continue; }
+	# kept crash inputs: each run once, by name
+	crashes=("$here"/crashes/*)
+	if [ -e "${crashes[0]}" ]; then
+		if (cd "$tmp" && "$FB/$t" "${opts[@]}" "${crashes[@]}") >"$tmp/$t.replay" 2>&1; then
+			pass "$t/crash-inputs"
+		else
+			fail "$t/crash-inputs" "$(grep -m3 -E 'ERROR|runtime error|blkmig-fuzz' "$tmp/$t.replay")"
+		fi
+	fi
+	# every seed once
+	if (cd "$tmp" && "$FB/$t" "${opts[@]}" -runs=0 "${seeds[@]}") >"$tmp/$t.seeds" 2>&1; then
+		pass "$t/seeds"
+	else
+		fail "$t/seeds" "$(grep -m3 -E 'ERROR|runtime error|blkmig-fuzz' "$tmp/$t.seeds")"
+	fi
+	# a short fuzzing run
+	mkdir -p "$tmp/corpus-$t"
+	if (cd "$tmp" && nice -n 10 "$FB/$t" "${opts[@]}" -max_total_time=$((S / 2)) \
+		-print_final_stats=1 "$tmp/corpus-$t" "${seeds[@]}") >"$tmp/$t.fuzz" 2>&1; then
+		echo "$t: $(grep -o 'number_of_executed_units: *[0-9]*' "$tmp/$t.fuzz" | grep -o '[0-9]*$') runs in $((S / 2)) s"
+		pass "$t/fuzz"
+	else
+		cp "$tmp"/crash-* "$tmp"/leak-* "$tmp"/timeout-* "$RESULTS/" 2>/dev/null
+		fail "$t/fuzz" "$(grep -m3 -E 'ERROR|runtime error|blkmig-fuzz' "$tmp/$t.fuzz") (input kept in $RESULTS)"
+	fi
+done
+finish

@@ -1,0 +1,218 @@
+#!/bin/bash
+# tests/harden/run.sh — the harden suite (see suite.mk).  Every test checks bytes:
+# each user file is, by checksum, either its original or its converted version, and
+# where a fault hits, the original; and that no process, private copy or temporary
+# file is left.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+TOP=${TOP:-$(cd "$here/../.." && pwd)}
+BUILD=${BUILD:-$TOP/build}
+SUITE=harden
+. "$TOP/tests/lib/testlib.sh"
+B=$BUILD/blkmig
+GENTREE=${GENTREE:-$BUILD/migrate/gentree}
+export BLKMIG_COCCI_DIR=$TOP/cocci
+w=$(mktemp -d)
+mounts=()
+cleanup() {
+	for m in "${mounts[@]}"; do umount -l "$m" 2>/dev/null; done
+	chattr -R -i "$w" 2>/dev/null
+	rm -rf "$w"
+}
+trap cleanup EXIT
+export TMPDIR=$w/tmp # private copies of this suite's runs only
+mkdir -p "$TMPDIR"
+root=$([ "$(id -u)" = 0 ] && echo yes)
+
+sums() { (cd "$1" && find . -type f -name '*.c' -print0 | sort -z | xargs -0 md5sum); }
+
+# whole DIR: every file is its original or its converted version
+whole() {
+	local dir=$1 f a bad=0
+	while read -r _ f; do
+		a=$(md5sum <"$dir/$f" | cut -d' ' -f1)
+		[ "$a" = "$(md5sum <"$w/orig/$f" | cut -d' ' -f1)" ] ||
+			[ "$a" = "$(md5sum <"$w/conv/$f" | cut -d' ' -f1)" ] || { bad=1; echo "$f"; }
+	done < <(sums "$w/orig")
+	return $bad
+}
+nothing_left() { # no private copy, no .blkmig-* beside the files, no child process
+	local dir=$1
+	[ -z "$(ls -A "$TMPDIR")" ] || { echo "left in TMPDIR: $(ls "$TMPDIR")"; return 1; }
+	[ -z "$(find "$dir" -name '.blkmig-*')" ] || { echo "left: $(find "$dir" -name '.blkmig-*')"; return 1; }
+	! pgrep -f "$w/" >/dev/null || { echo "processes: $(pgrep -af "$w/")"; return 1; }
+}
+
+# ---- the tree: 5 generated driver files, converted once for reference ----------------
+"$GENTREE" "$w/orig" 5 7 800 >/dev/null
+cp -a "$w/orig" "$w/conv"
+if "$B" migrate -q --in-place -j 1 "$w/conv" >"$w/ref.out" 2>&1 && ! diff -qr "$w/orig" "$w/conv" >/dev/null; then
+	pass reference-run
+else
+	fail reference-run "$(tail -3 "$w/ref.out")"
+fi
+[ -z "$(ls -A "$TMPDIR")" ] && pass reference-leaves-nothing || fail reference-leaves-nothing "$(ls "$TMPDIR")"
+ref_s=$(grep -o '[0-9.]*s$' "$w/ref.out" | tr -d s); ref_s=${ref_s%.*}; ref_s=${ref_s:-10}
+
+# ---- interruption at many moments ---------------------------------------------------------
+for sig in INT TERM KILL; do
+	for frac in ${HARDEN_MOMENTS:-10 45 90}; do
+		name=interrupt-$sig-at-$frac%
+		t=$(awk -v r="$ref_s" -v f="$frac" 'BEGIN { printf "%.2f", (r + 1) * f / 100 }')
+		rm -rf "$w/t"; cp -a "$w/orig" "$w/t"
+		"$B" migrate -q --in-place -j 1 "$w/t" >"$w/i.out" 2>&1 &
+		pid=$!
+		sleep "$t"
+		kill -"$sig" "$pid" 2>/dev/null
+		wait "$pid"; rc=$?
+		sleep 0.5
+		bad=$(whole "$w/t") || { fail "$name" "files neither original nor converted: $bad"; continue; }
+		case $sig in
+		INT) want=130 ;; TERM) want=143 ;; KILL) want=137 ;;
+		esac
+		if [ "$rc" != "$want" ] && [ "$rc" != 0 ]; then
+			fail "$name" "exit $rc, wanted $want (or 0 when it had finished)"; continue
+		fi
+		if [ "$sig" != KILL ] && [ "$rc" = "$want" ] && ! grep -q "interrupted by SIG$sig" "$w/i.out"; then
+			fail "$name" "no line saying how the tree was left: $(tail -2 "$w/i.out")"; continue
+		fi
+		# after SIGKILL, the next run removes what the killed one left
+		[ "$sig" = KILL ] && "$B" migrate -q --check "$w/t" >"$w/next.out" 2>&1
+		if msg=$(nothing_left "$w/t"); then pass "$name"; else fail "$name" "$msg"; fi
+		rm -rf "${TMPDIR:?}"/*
+	done
+done
+
+# ---- a leftover of a killed write is removed and mentioned ---------------------------------
+rm -rf "$w/t"; cp -a "$w/orig" "$w/t"
+d=$(dirname "$(find "$w/t" -name '*.c' | head -1)")
+echo half > "$d/.blkmig-Ab12Cd"
+"$B" migrate -q --in-place -j 1 "$w/t" >"$w/l.out" 2>&1
+if [ ! -e "$d/.blkmig-Ab12Cd" ] && grep -q "removed .*\.blkmig-Ab12Cd" "$w/l.out"; then
+	pass leftover-removed-and-said
+else
+	fail leftover-removed-and-said "$(head -3 "$w/l.out")"
+fi
+
+# fault_run NAME DIR [blkmig options...]: exit 2, message names a file, every byte kept
+fault_expect_kept() {
+	local name=$1 dir=$2 out=$3 rc=$4 file=$5
+	if [ "$rc" != 2 ]; then fail "$name" "exit $rc, wanted 2: $(tail -2 "$out")"; return; fi
+	if ! grep -q "$file" "$out"; then fail "$name" "message does not name $file: $(tail -3 "$out")"; return; fi
+	if [ "$(md5sum <"$dir/$file")" != "$(md5sum <"$w/orig/$file")" ]; then
+		fail "$name" "$file changed"; return
+	fi
+	local bad
+	bad=$(whole "$dir") || { fail "$name" "files not whole: $bad"; return; }
+	pass "$name"
+}
+first=$(cd "$w/orig" && grep -rl 'end_request\|end_that_request' --include='*.c' . | sort | head -1)
+first=${first#./}
+
+if [ -n "$root" ]; then
+	# ---- read-only bind mount: nothing can be written ----------------------------
+	rm -rf "$w/t"; cp -a "$w/orig" "$w/t"
+	if mount --bind "$w/t" "$w/t" && mounts+=("$w/t") && mount -o remount,ro,bind "$w/t"; then
+		"$B" migrate -q --in-place -j 1 "$w/t" >"$w/f.out" 2>&1; rc=$?
+		fault_expect_kept fault-readonly-bind-mount "$w/t" "$w/f.out" "$rc" "$first"
+		[ "$(sums "$w/t")" = "$(sums "$w/orig")" ] && pass fault-readonly-no-byte-changed ||
+			fail fault-readonly-no-byte-changed
+		umount "$w/t"
+	else
+		fail fault-readonly-bind-mount "cannot make a read-only bind mount"
+	fi
+	# ---- chattr +i on one file ---------------------------------------------------------
+	rm -rf "$w/t"; cp -a "$w/orig" "$w/t"
+	if chattr +i "$w/t/$first" 2>/dev/null; then
+		"$B" migrate -q --in-place -j 1 --report "$w/rep" "$w/t" >"$w/f.out" 2>&1; rc=$?
+		chattr -i "$w/t/$first"
+		fault_expect_kept fault-immutable-file "$w/t" "$w/f.out" "$rc" "$first"
+		if python3 - "$w/rep/report.json" "$first" <<'EOT'
+import json, sys
+r = json.load(open(sys.argv[1]))
+sites = [s for s in r.get("sites", []) if s.get("file", "").endswith(sys.argv[2])]
+ok = sites and all(s.get("verdict") == "manual" and s.get("reason") == "file_not_writable" for s in sites)
+sys.exit(0 if ok else 1)
+EOT
+		then pass fault-immutable-report-true; else
+			fail fault-immutable-report-true "report.json does not say file_not_writable for $first"; fi
+	else
+		pass fault-immutable-file-skipped-no-chattr-support
+	fi
+	# ---- a full small tmpfs -----------------------------------------------------------------
+	mkdir -p "$w/full"
+	if mount -t tmpfs -o size=2m tmpfs "$w/full"; then
+		mounts+=("$w/full")
+		cp -a "$w/orig" "$w/full/t"
+		dd if=/dev/zero of="$w/full/filler" bs=4k 2>/dev/null # fill it up
+		TMPDIR=$TMPDIR "$B" migrate -q --in-place -j 1 "$w/full/t" >"$w/f.out" 2>&1; rc=$?
+		fault_expect_kept fault-full-disk "$w/full/t" "$w/f.out" "$rc" "$first"
+		[ -z "$(find "$w/full/t" -name '.blkmig-*')" ] && pass fault-full-disk-no-temp-left ||
+			fail fault-full-disk-no-temp-left
+		umount "$w/full"
+	else
+		fail fault-full-disk "cannot mount a tmpfs"
+	fi
+fi
+
+# ---- a file changed while the run works on it: a spatch that edits the user's file -----
+rm -rf "$w/t"; cp -a "$w/orig" "$w/t"
+cat >"$w/spatch-edits" <<EOT
+#!/bin/sh
+echo '/* edited meanwhile */' >> "$w/t/$first"
+exec spatch "\$@"
+EOT
+chmod +x "$w/spatch-edits"
+"$B" migrate -q --in-place -j 1 --spatch "$w/spatch-edits" "$w/t" >"$w/f.out" 2>&1; rc=$?
+if [ "$rc" = 2 ] && grep -q "$first.*changed" "$w/f.out" &&
+	[ "$(tail -1 "$w/t/$first")" = "/* edited meanwhile */" ] &&
+	[ "$(head -c "$(stat -c %s "$w/orig/$first")" "$w/t/$first" | md5sum)" = "$(md5sum <"$w/orig/$first")" ]; then
+	pass fault-file-changed-during-run
+else
+	fail fault-file-changed-during-run "exit $rc: $(grep "$first" "$w/f.out" | head -2)"
+fi
+
+# ---- spatch dies: exit 2 and nothing changed; --no-spatch runs the analyzer alone -----
+rm -rf "$w/t"; cp -a "$w/orig" "$w/t"
+printf '#!/bin/sh\nkill -KILL $$\n' >"$w/spatch-dies"; chmod +x "$w/spatch-dies"
+"$B" migrate -q --in-place -j 1 --spatch "$w/spatch-dies" "$w/t" >"$w/f.out" 2>&1; rc=$?
+if [ "$rc" = 2 ] && grep -q "spatch failed" "$w/f.out" && [ "$(sums "$w/t")" = "$(sums "$w/orig")" ]; then
+	pass spatch-death-fails-run
+else
+	fail spatch-death-fails-run "exit $rc: $(tail -2 "$w/f.out")"
+fi
+"$B" migrate -q --in-place -j 1 --no-spatch "$w/t" >"$w/f.out" 2>&1; rc=$?
+[ "$rc" != 2 ] && ! diff -qr "$w/orig" "$w/t" >/dev/null && pass no-spatch-analyzer-alone ||
+	fail no-spatch-analyzer-alone "exit $rc: $(tail -2 "$w/f.out")"
+
+# ---- two runs on the same tree: the second refuses ----------------------------------------
+rm -rf "$w/t"; cp -a "$w/orig" "$w/t"
+"$B" migrate -q --in-place -j 1 "$w/t" >"$w/a.out" 2>&1 &
+a=$!
+sleep 1
+"$B" migrate -q --in-place -j 1 "$w/t/$(dirname "$first")" >"$w/b.out" 2>&1; rc=$?
+wait "$a"; arc=$?
+if [ "$rc" = 2 ] && grep -q "another blkmig run" "$w/b.out" && [ "$arc" = 0 ] && whole "$w/t" >/dev/null; then
+	pass concurrent-second-run-refused
+else
+	fail concurrent-second-run-refused "second exit $rc ($(tail -1 "$w/b.out")), first exit $arc"
+fi
+
+# ---- inputs: a FIFO named x.c, a symlink out of the tree -----------------------------------
+rm -rf "$w/t"; cp -a "$w/orig" "$w/t"; mkdir -p "$w/outside"
+mkfifo "$w/t/fifo.c"
+timeout 60 "$B" scan -q "$w/t/fifo.c" >"$w/f.out" 2>&1; rc=$?
+[ "$rc" = 2 ] && grep -q "fifo.c: not a regular file" "$w/f.out" && pass input-fifo-refused ||
+	fail input-fifo-refused "exit $rc: $(tail -1 "$w/f.out")"
+timeout 60 "$B" scan -q --format brief "$w/t" >"$w/f.out" 2>&1; rc=$?
+[ "$rc" != 124 ] && grep -q "fifo.c: not a regular file; skipped" "$w/f.out" && pass input-fifo-in-tree-skipped ||
+	fail input-fifo-in-tree-skipped "exit $rc"
+rm -f "$w/t/fifo.c"
+cp "$w/orig/$first" "$w/outside/target.c"
+ln -s "$w/outside/target.c" "$w/t/link.c"
+"$B" migrate -q --in-place -j 1 "$w/t" >"$w/f.out" 2>&1
+cmp -s "$w/outside/target.c" "$w/orig/$first" && grep -q "link.c: a symbolic link" "$w/f.out" &&
+	pass input-symlink-out-of-tree-not-followed ||
+	fail input-symlink-out-of-tree-not-followed "the file outside the tree changed or no message"
+
+finish
