@@ -17,7 +17,9 @@
  *   hang:SUBSTR makes the child crash or hang on paths containing SUBSTR.
  */
 #include <clang-c/CXCompilationDatabase.h>
+#include <link.h>
 #include <errno.h>
+#include <glob.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
@@ -30,6 +32,7 @@
 #include <unistd.h>
 
 #include "analysis.h"
+#include "ktree.h"
 
 struct bm_model_file {
 	const char *name;
@@ -42,7 +45,8 @@ struct parse_env {
 	char *tmp;	 /* run's temporary directory */
 	char *modeldir;	 /* tmp/model */
 	char *stubdir;	 /* tmp/stubs */
-	char *asmdir;	 /* tmp/asm: asm -> the tree's asm-ARCH */
+	struct ktree *kt; /* --kernel-tree: per-file arch and configuration */
+	char *builtin_inc; /* libclang's own <stdarg.h> (kbuild: -isystem gcc's) */
 	bool model_mode; /* no real headers given */
 	CXCompilationDatabase db;
 };
@@ -88,11 +92,62 @@ static int write_text(const char *path, const char *text)
 	return r;
 }
 
-static bool is_dir(const char *p)
+/*
+ * The kernel is built with -nostdinc -isystem $(gcc -print-file-name=include):
+ * only the compiler's own headers (stdarg.h).  Ours are libclang's, beside
+ * the library: LIBDIR/clang/VERSION/include.
+ */
+static int find_libclang(struct dl_phdr_info *info, size_t size, void *data)
 {
-	struct stat st;
+	char **out = data;
+	const char *base = info->dlpi_name ? strrchr(info->dlpi_name, '/') : NULL;
 
-	return !stat(p, &st) && S_ISDIR(st.st_mode);
+	(void)size;
+	if (base && !strncmp(base, "/libclang", 9) && !*out)
+		*out = xstrdup(info->dlpi_name);
+	return *out != NULL;
+}
+
+static char *clang_builtin_includes(void)
+{
+	char *lib = NULL, *slash, *r = NULL, real[PATH_MAX];
+	glob_t g;
+
+	dl_iterate_phdr(find_libclang, &lib);
+	if (!lib)
+		return NULL;
+	/* /lib/<triple>/libclang-N.so -> LLVM's own lib directory */
+	if (realpath(lib, real)) {
+		free(lib);
+		lib = xstrdup(real);
+	}
+	slash = strrchr(lib, '/');
+	*slash = '\0';
+	for (int up = 0; up < 2 && !r; up++) {
+		memset(&g, 0, sizeof(g));
+		char *g1 = xasprintf("%s%s/clang/*/include/stdarg.h", lib, up ? "/.." : "");
+
+		if (!glob(g1, 0, NULL, &g) && g.gl_pathc)
+			r = xstrndup(g.gl_pathv[g.gl_pathc - 1],
+				     strlen(g.gl_pathv[g.gl_pathc - 1]) - strlen("/stdarg.h"));
+		if (!r) {
+			/* Debian: /usr/lib/<triple>/libclang -> /usr/lib/llvm-N/lib */
+			free(g1);
+			if (g.gl_pathc)
+				globfree(&g);
+			memset(&g, 0, sizeof(g));
+			g1 = xasprintf("%s/../llvm-*/lib/clang/*/include/stdarg.h", lib);
+			if (!glob(g1, 0, NULL, &g) && g.gl_pathc)
+				r = xstrndup(g.gl_pathv[g.gl_pathc - 1],
+					     strlen(g.gl_pathv[g.gl_pathc - 1]) -
+						 strlen("/stdarg.h"));
+		}
+		if (g.gl_pathc)
+			globfree(&g);
+		free(g1);
+	}
+	free(lib);
+	return r;
 }
 
 struct parse_env *parse_env_new(struct bm_run *run)
@@ -137,27 +192,8 @@ struct parse_env *parse_env_new(struct bm_run *run)
 	}
 
 	if (run->opt.kernel_tree) {
-		/* <asm/...>: configured trees have include/asm; old unconfigured ones
-		 * only include/asm-ARCH; newer ones arch/ARCH/include/asm. */
-		const char *arches[] = {"x86", "i386", "x86_64"};
-
-		for (size_t i = 0; i < 3 && !env->asmdir; i++) {
-			char *d = xasprintf("%s/include/asm-%s", run->opt.kernel_tree, arches[i]);
-
-			if (is_dir(d)) {
-				char *link;
-
-				env->asmdir = xasprintf("%s/asm", tmpl);
-				mkdirs(env->asmdir);
-				link = xasprintf("%s/asm", env->asmdir);
-				if (symlink(d, link)) {
-					free(env->asmdir);
-					env->asmdir = NULL;
-				}
-				free(link);
-			}
-			free(d);
-		}
+		env->kt = ktree_new(run->opt.kernel_tree, tmpl);
+		env->builtin_inc = clang_builtin_includes();
 	}
 	if (run->opt.build_dir) {
 		CXCompilationDatabase_Error err;
@@ -197,7 +233,8 @@ void parse_env_free(struct parse_env *env)
 	free(env->tmp);
 	free(env->modeldir);
 	free(env->stubdir);
-	free(env->asmdir);
+	ktree_free(env->kt);
+	free(env->builtin_inc);
 	free(env);
 }
 
@@ -266,20 +303,12 @@ static void build_args(struct parse_env *env, const char *path, struct bm_strlis
 	for (size_t i = 0; i < o->include_dirs.n; i++)
 		strlist_push_owned(a, xasprintf("-I%s", o->include_dirs.v[i]));
 	db_args(env, path, a, cwd);
-	if (o->kernel_tree) {
-		static const char *const sub[] = {"include", "arch/x86/include",
-						  "arch/x86/include/generated", "include/uapi",
-						  "arch/x86/include/uapi"};
-
-		for (size_t i = 0; i < sizeof(sub) / sizeof(sub[0]); i++) {
-			char *d = xasprintf("%s/%s", o->kernel_tree, sub[i]);
-
-			if (is_dir(d))
-				strlist_push_owned(a, xasprintf("-I%s", d));
-			free(d);
+	if (env->kt) {
+		ktree_file_args(env->kt, path, a);
+		if (env->builtin_inc) {
+			strlist_push(a, "-isystem");
+			strlist_push(a, env->builtin_inc);
 		}
-		if (env->asmdir)
-			strlist_push_owned(a, xasprintf("-I%s", env->asmdir));
 	}
 	if (env->model_mode)
 		strlist_push_owned(a, xasprintf("-I%s", env->modeldir));
@@ -318,6 +347,12 @@ static CXTranslationUnit parse_one(struct parse_env *env, CXIndex idx, const cha
 	if (!realpath(path, abspath))
 		snprintf(abspath, sizeof(abspath), "%s", path);
 	build_args(env, path, &a, &cwd);
+	if (getenv("BLKMIG_KTREE_TRACE")) {
+		fprintf(stderr, "blkmig: parse %s:", abspath);
+		for (size_t i = 0; i < a.n; i++)
+			fprintf(stderr, " '%s'", a.v[i]);
+		fputc('\n', stderr);
+	}
 	if (cwd && getcwd(oldcwd, sizeof(oldcwd)) && !chdir(cwd))
 		chdired = true;
 	for (int round = 0; round < 64; round++) {
@@ -380,6 +415,50 @@ static void fault_inject(const char *path)
 			pause();
 }
 
+/* The main file of a TU as libclang names it. */
+static CXFile main_file(CXTranslationUnit tu, const char *path)
+{
+	char abs[PATH_MAX];
+	CXFile f;
+	CXString mp;
+
+	if (!realpath(path, abs))
+		snprintf(abs, sizeof(abs), "%s", path);
+	f = clang_getFile(tu, abs);
+	if (f)
+		return f;
+	mp = clang_getTranslationUnitSpelling(tu);
+	f = clang_getFile(tu, clang_getCString(mp));
+	clang_disposeString(mp);
+	return f;
+}
+
+/* Errors and warnings of a parse; offsets of the errors in the main file. */
+static void count_diagnostics(CXTranslationUnit tu, CXFile mainf, unsigned *errors,
+			      unsigned *warnings, size_t **offs, size_t *noffs)
+{
+	size_t cap = *noffs;
+
+	for (unsigned i = 0, n = clang_getNumDiagnostics(tu); i < n; i++) {
+		CXDiagnostic d = clang_getDiagnostic(tu, i);
+		enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+		CXFile df;
+		size_t off;
+
+		if (sev >= CXDiagnostic_Error) {
+			(*errors)++;
+			off = loc_offset(clang_getDiagnosticLocation(d), &df);
+			if (df && mainf && clang_File_isEqual(df, mainf)) {
+				grow((void **)offs, &cap, *noffs, sizeof(size_t));
+				(*offs)[(*noffs)++] = off;
+			}
+		} else if (sev == CXDiagnostic_Warning) {
+			(*warnings)++;
+		}
+		clang_disposeDiagnostic(d);
+	}
+}
+
 /* Child: parse, write "errors warnings stubbed saved" and the AST. */
 static void child_parse(struct parse_env *env, const char *path, const char *res, const char *ast)
 {
@@ -398,7 +477,17 @@ static void child_parse(struct parse_env *env, const char *path, const char *res
 	f = fopen(res, "w");
 	if (!f)
 		_exit(4);
-	fprintf(f, "%d %d\n", stubbed, saved);
+	/* a saved AST comes back without its diagnostics: pass them on */
+	{
+		unsigned errors = 0, warnings = 0;
+		size_t *offs = NULL, noffs = 0;
+
+		count_diagnostics(tu, main_file(tu, path), &errors, &warnings, &offs, &noffs);
+		fprintf(f, "%d %d %u %u %zu", stubbed, saved, errors, warnings, noffs);
+		for (size_t i = 0; i < noffs; i++)
+			fprintf(f, " %zu", offs[i]);
+		fputc('\n', f);
+	}
 	fclose(f);
 	_exit(0);
 }
@@ -426,6 +515,7 @@ static bool finish_file(struct parse_env *env, CXIndex idx, size_t fi, int statu
 	char *ast = xasprintf("%s/ast.%zu", env->tmp, k);
 	int stubbed = 0, saved = 0;
 	bool ok = false;
+	size_t offs_cap = 0;
 	FILE *f;
 
 	if (timed_out) {
@@ -440,17 +530,36 @@ static bool finish_file(struct parse_env *env, CXIndex idx, size_t fi, int statu
 		file->status = BM_PARSE_FAILED;
 		file->reason = xstrdup("libclang could not parse the file");
 	} else if ((f = fopen(res, "r"))) {
-		if (fscanf(f, "%d %d", &stubbed, &saved) != 2)
+		unsigned errors = 0, warnings = 0;
+		size_t noffs = 0;
+
+		if (fscanf(f, "%d %d %u %u %zu", &stubbed, &saved, &errors, &warnings, &noffs) !=
+		    5)
 			stubbed = saved = 0;
-		fclose(f);
 		t->tu = NULL;
 		if (saved && clang_createTranslationUnit2(idx, ast, &t->tu) != CXError_Success)
 			t->tu = NULL;
-		if (!t->tu) {
+		if (t->tu) {
+			/* loaded from the child's AST: its diagnostics are the child's */
+			file->errors = errors;
+			file->warnings = warnings;
+			for (size_t i = 0; i < noffs; i++) {
+				size_t off;
+
+				if (fscanf(f, "%zu", &off) != 1)
+					break;
+				grow((void **)&t->err_offsets, &offs_cap, t->nerr, sizeof(size_t));
+				t->err_offsets[t->nerr++] = off;
+			}
+		} else {
 			bool st = false;
 
 			t->tu = parse_one(env, idx, file->path, &st);
+			if (t->tu)
+				count_diagnostics(t->tu, main_file(t->tu, file->path), &file->errors,
+						  &file->warnings, &t->err_offsets, &t->nerr);
 		}
+		fclose(f);
 		if (t->tu) {
 			ok = true;
 		} else {
@@ -460,37 +569,10 @@ static bool finish_file(struct parse_env *env, CXIndex idx, size_t fi, int statu
 	}
 	if (ok) {
 		char mpath[PATH_MAX];
-		char abs[PATH_MAX];
-		CXString mp;
 
 		snprintf(mpath, sizeof(mpath), "%s/blkmig_model.h", env->modeldir);
 		file->used_model = env->model_mode || clang_getFile(t->tu, mpath) != NULL;
-		if (!realpath(file->path, abs))
-			snprintf(abs, sizeof(abs), "%s", file->path);
-		t->cxfile = clang_getFile(t->tu, abs);
-		mp = clang_getTranslationUnitSpelling(t->tu);
-		if (!t->cxfile)
-			t->cxfile = clang_getFile(t->tu, clang_getCString(mp));
-		clang_disposeString(mp);
-		for (unsigned i = 0, n = clang_getNumDiagnostics(t->tu); i < n; i++) {
-			CXDiagnostic d = clang_getDiagnostic(t->tu, i);
-			enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
-			CXFile df;
-			size_t off;
-
-			if (sev >= CXDiagnostic_Error) {
-				file->errors++;
-				off = loc_offset(clang_getDiagnosticLocation(d), &df);
-				if (df && t->cxfile && clang_File_isEqual(df, t->cxfile)) {
-					grow((void **)&t->err_offsets, &t->nerr, t->nerr,
-					     sizeof(size_t));
-					t->err_offsets[t->nerr++] = off;
-				}
-			} else if (sev == CXDiagnostic_Warning) {
-				file->warnings++;
-			}
-			clang_disposeDiagnostic(d);
-		}
+		t->cxfile = main_file(t->tu, file->path);
 		file->status = file->errors ? BM_PARSE_PARTIAL : BM_PARSE_OK;
 		if (file->errors)
 			file->reason =
@@ -546,6 +628,18 @@ size_t parse_files(struct parse_env *env, CXIndex idx, size_t *files, size_t nfi
 			if (running[j].pid)
 				continue;
 			size_t k = next++;
+			const char *fpath = env->run->files[files[k]].path;
+
+			if (env->kt) {
+				/* computed here, once: the children inherit the cache */
+				struct bm_strlist none = {0};
+
+				ktree_file_args(env->kt, fpath, &none);
+				strlist_free(&none);
+				if (getenv("BLKMIG_KTREE_TRACE"))
+					fprintf(stderr, "blkmig: %s: %s\n", fpath,
+						ktree_file_summary(env->kt, fpath));
+			}
 			char *res = xasprintf("%s/res.%zu", env->tmp, k);
 			char *ast = xasprintf("%s/ast.%zu", env->tmp, k);
 			pid_t pid;
@@ -553,7 +647,7 @@ size_t parse_files(struct parse_env *env, CXIndex idx, size_t *files, size_t nfi
 			fflush(NULL);
 			pid = fork();
 			if (pid == 0)
-				child_parse(env, env->run->files[files[k]].path, res, ast);
+				child_parse(env, fpath, res, ast);
 			free(res);
 			free(ast);
 			if (pid < 0) {
