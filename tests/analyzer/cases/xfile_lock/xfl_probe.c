@@ -1,0 +1,12 @@
+/* Probe side: owns the lock and registers the queue (no legacy call here). */
+#include <linux/blkdev.h>
+#include <linux/spinlock.h>
+
+DEFINE_SPINLOCK(xfl_lock);
+
+void xfl_do_request(struct request_queue *q);
+
+struct request_queue *xfl_probe_queue(int node)
+{
+	return blk_init_queue_node(xfl_do_request, &xfl_lock, node);
+}
