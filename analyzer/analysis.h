@@ -110,6 +110,7 @@ struct ctx {
 	long *mstore_func;		 /* ... of each store */
 	size_t mstore_cap;
 	struct bm_strlist open_members; /* members called in files not parsed */
+	struct bm_strlist open_names;	/* functions named in files not parsed */
 	/* name and USR indexes over funcs (facts.c): bucket heads, chains */
 	long *by_name, *by_usr, *next_name, *next_usr;
 	size_t nbuckets;

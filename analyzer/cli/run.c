@@ -185,7 +185,8 @@ void bm_options_usage(FILE *out)
 	      "    Without -p, -I or --kernel-tree (and outside a kernel tree), files\n"
 	      "    are parsed against blkmig's own model of the 2.6.24 block API;\n"
 	      "    every header that cannot be found is replaced by an empty stub,\n"
-	      "    so a bare checkout scans without any setup.  Each file is parsed in a child process: a file\n"
+	      "    so a bare checkout scans without any setup.  Each file is parsed in a child "
+	      "process: a file\n"
 	      "    that crashes or hangs libclang is reported and skipped.\n",
 	      out);
 }

@@ -19,6 +19,7 @@ static void ctx_free(struct ctx *cx)
 {
 	facts_free(cx);
 	strlist_free(&cx->open_members);
+	strlist_free(&cx->open_names);
 	for (size_t i = 0; i < cx->ntus; i++) {
 		struct tunit *t = &cx->tus[i];
 
@@ -41,6 +42,8 @@ static void ctx_free(struct ctx *cx)
 
 /* Rounds of callers to look for beyond the files with legacy calls. */
 #define MAX_ROUNDS 3
+/* A name in more files than this has too many callers to parse them all. */
+#define MAX_FILES_PER_NAME 24
 
 /* A file read but not parsed yet, that a later round may still want. */
 static bool want_more(struct bm_run *run, struct tunit *pre, const bool *taken, size_t i)
@@ -79,6 +82,60 @@ static void adopt(struct ctx *cx, struct tunit *pre, size_t *cand, size_t from, 
 		p->nhits = 0;
 	}
 	cx->ntus = to;
+}
+
+/*
+ * The files not parsed yet that name a wanted function or call through a
+ * wanted member are queued, unless a name is in more than
+ * MAX_FILES_PER_NAME files (or this is the last round): then its callers
+ * stay unseen (open_names, open_members) and the facts say so.
+ */
+static void select_files(struct ctx *cx, struct tunit *pre, bool *taken, size_t *cand,
+			 size_t *ncand, const struct bm_strlist *names,
+			 const struct bm_strlist *members, bool last)
+{
+	struct bm_run *run = cx->run;
+	struct bm_strlist *found = xcalloc(run->nfiles + 1, sizeof(*found));
+	struct bm_strlist keys = {0};
+	size_t *count = NULL, cap = 0;
+
+	for (size_t i = 0; i < run->nfiles; i++) {
+		if (!want_more(run, pre, taken, i) ||
+		    !tree_scan(pre[i].src, pre[i].len, names, members, &found[i]))
+			continue;
+		for (size_t k = 0; k < found[i].n; k++) {
+			size_t at = 0;
+
+			while (at < keys.n && strcmp(keys.v[at], found[i].v[k]))
+				at++;
+			if (at == keys.n) {
+				strlist_push(&keys, found[i].v[k]);
+				grow((void **)&count, &cap, at, sizeof(*count));
+				count[at] = 0;
+			}
+			count[at]++;
+		}
+	}
+	for (size_t k = 0; k < keys.n; k++) {
+		struct bm_strlist *open = keys.v[k][0] == 'm' ? &cx->open_members : &cx->open_names;
+
+		if ((last || count[k] > MAX_FILES_PER_NAME) && !strlist_has(open, keys.v[k] + 2))
+			strlist_push(open, keys.v[k] + 2);
+	}
+	for (size_t i = 0; i < run->nfiles; i++) {
+		bool want = false;
+
+		for (size_t k = 0; k < found[i].n && !last && !want; k++)
+			for (size_t j = 0; j < keys.n && !want; j++)
+				want = !strcmp(keys.v[j], found[i].v[k]) &&
+				       count[j] <= MAX_FILES_PER_NAME;
+		if (want)
+			take(taken, cand, ncand, i);
+		strlist_free(&found[i]);
+	}
+	free(found);
+	free(count);
+	strlist_free(&keys);
 }
 
 /* No -p, -I or --kernel-tree, and the paths lie in a kernel tree: use it. */
@@ -188,7 +245,8 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 
 		for (size_t i = 0; i < run->nfiles; i++)
 			if (want_more(run, pre, taken, i) &&
-			    (tree_scan(pre[i].src, pre[i].len, &none, &none, NULL) & TREE_REGISTERS))
+			    (tree_scan(pre[i].src, pre[i].len, &none, &none, NULL) &
+			     TREE_REGISTERS))
 				take(taken, cand, &ncand, i);
 	}
 	size_t parsed = 0;
@@ -205,26 +263,14 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 		facts_collect(&cx);
 		callgraph_resolve(&cx);
 		tree_wanted(&cx, &names, &members);
-		for (size_t i = 0; i < run->nfiles && (names.n || members.n); i++) {
-			struct bm_strlist called = {0};
-			unsigned what;
+		size_t nopen = cx.open_names.n + cx.open_members.n;
 
-			if (!want_more(run, pre, taken, i))
-				continue;
-			what = tree_scan(pre[i].src, pre[i].len, &names, &members, &called);
-			if (round < MAX_ROUNDS && (what & (TREE_NAME | TREE_MEMBER))) {
-				take(taken, cand, &ncand, i);
-			} else {
-				/* called through where blkmig does not look: not all callers */
-				for (size_t k = 0; k < called.n; k++)
-					if (!strlist_has(&cx.open_members, called.v[k]))
-						strlist_push(&cx.open_members, called.v[k]);
-			}
-			strlist_free(&called);
-		}
+		if (names.n || members.n)
+			select_files(&cx, pre, taken, cand, &ncand, &names, &members,
+				     round >= MAX_ROUNDS);
 		strlist_free(&names);
 		strlist_free(&members);
-		if (ncand == first && (round >= MAX_ROUNDS || !cx.open_members.n))
+		if (ncand == first && nopen == cx.open_names.n + cx.open_members.n)
 			break;
 		facts_free(&cx);
 		if (ncand == first) {

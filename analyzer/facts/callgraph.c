@@ -34,10 +34,10 @@ void callgraph_resolve(struct ctx *cx)
 		struct func *f = &cx->funcs[i];
 
 		lockctx_func(cx, f);
-		f->entry = f->role == ROLE_REQUEST_FN ? LK_HELD
-			   : f->role == ROLE_ASYNC    ? LK_NOT
+		f->entry = f->role == ROLE_REQUEST_FN	      ? LK_HELD
+			   : f->role == ROLE_ASYNC	      ? LK_NOT
 			   : f->addr_taken && !f->via_members ? LK_UNKNOWN
-							       : LK_BOTTOM;
+							      : LK_BOTTOM;
 	}
 	enum lk *next = xcalloc(cx->nfuncs ? cx->nfuncs : 1, sizeof(*next));
 
@@ -46,7 +46,8 @@ void callgraph_resolve(struct ctx *cx)
 		for (size_t i = 0; i < cx->nfuncs; i++)
 			next[i] = LK_BOTTOM;
 		for (size_t k = 0; k < cx->ncalls + cx->nmcalls; k++) {
-			struct call *c = k < cx->ncalls ? &cx->calls[k] : &cx->mcalls[k - cx->ncalls];
+			struct call *c =
+			    k < cx->ncalls ? &cx->calls[k] : &cx->mcalls[k - cx->ncalls];
 			enum lk cv;
 
 			if (c->callee < 0 || (k >= cx->ncalls && !cx->funcs[c->callee].via_members))
@@ -91,7 +92,8 @@ void callgraph_resolve(struct ctx *cx)
 			continue;
 		}
 		for (size_t k = 0; k < cx->ncalls + cx->nmcalls; k++) {
-			struct call *c = k < cx->ncalls ? &cx->calls[k] : &cx->mcalls[k - cx->ncalls];
+			struct call *c =
+			    k < cx->ncalls ? &cx->calls[k] : &cx->mcalls[k - cx->ncalls];
 			struct func *caller = &cx->funcs[c->func];
 			enum lk cv;
 

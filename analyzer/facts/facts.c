@@ -298,8 +298,8 @@ static void text_facts(struct ctx *cx, size_t ti)
 						f->addr_taken = true;
 						f->addr_evidence =
 						    member_store
-							? xasprintf("stored in ->%s at %s:%u", member,
-								    t->path, line)
+							? xasprintf("stored in ->%s at %s:%u",
+								    member, t->path, line)
 							: xasprintf("used as a value at %s:%u",
 								    t->path, line);
 					}
@@ -487,6 +487,21 @@ static void member_callers(struct ctx *cx)
 			    strlist_has(&cx->open_members, cx->mstore_member.v[k]))
 				open = true;
 		f->via_members = seen && !open;
+	}
+	/* named in more files than the tree pass follows: callers unseen */
+	for (size_t fi = 0; fi < cx->nfuncs; fi++) {
+		struct func *f = &cx->funcs[fi];
+
+		if (f->is_static || f->role != ROLE_NONE || !strlist_has(&cx->open_names, f->name))
+			continue;
+		f->via_members = false;
+		if (!f->addr_taken) {
+			f->addr_taken = true;
+			free(f->addr_evidence);
+			f->addr_evidence = xasprintf("it is named in files that were not parsed "
+						     "(more than the tree pass follows)");
+		}
+		f->other_uses++;
 	}
 }
 

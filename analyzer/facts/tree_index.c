@@ -83,10 +83,10 @@ static bool member_call_at(const char *s, size_t len, size_t p, size_t e)
 }
 
 unsigned tree_scan(const char *s, size_t len, const struct bm_strlist *names,
-		   const struct bm_strlist *members, struct bm_strlist *members_called)
+		   const struct bm_strlist *members, struct bm_strlist *found)
 {
 	struct name_set set;
-	unsigned found = 0;
+	unsigned what = 0;
 	size_t total = names->n + members->n + 2;
 
 	set.cap = total * 2 + 1;
@@ -109,23 +109,26 @@ unsigned tree_scan(const char *s, size_t len, const struct bm_strlist *names,
 			e++;
 		unsigned char k = set_kind(&set, s + p, e - p);
 
-		if (k & (TREE_NAME | TREE_REGISTERS))
-			found |= k & (TREE_NAME | TREE_REGISTERS);
-		if ((k & TREE_MEMBER) && member_call_at(s, len, p, e)) {
-			found |= TREE_MEMBER;
-			if (members_called) {
-				char *m = xstrndup(s + p, e - p);
+		if (k & TREE_REGISTERS)
+			what |= TREE_REGISTERS;
+		if ((k & TREE_NAME) || ((k & TREE_MEMBER) && member_call_at(s, len, p, e))) {
+			bool as_member = !(k & TREE_NAME);
 
-				if (!strlist_has(members_called, m))
-					strlist_push(members_called, m);
-				free(m);
+			what |= as_member ? TREE_MEMBER : TREE_NAME;
+			if (found) {
+				char *key = xasprintf("%c:%.*s", as_member ? 'm' : 'f',
+						      (int)(e - p), s + p);
+
+				if (!strlist_has(found, key))
+					strlist_push(found, key);
+				free(key);
 			}
 		}
 		p = e;
 	}
 	free(set.slot);
 	free(set.kind);
-	return found;
+	return what;
 }
 
 /* Does function f contain a legacy call the lexer saw? */
@@ -151,7 +154,8 @@ void tree_wanted(struct ctx *cx, struct bm_strlist *names, struct bm_strlist *me
 	while (changed) {
 		changed = false;
 		for (size_t k = 0; k < cx->ncalls + cx->nmcalls; k++) {
-			struct call *c = k < cx->ncalls ? &cx->calls[k] : &cx->mcalls[k - cx->ncalls];
+			struct call *c =
+			    k < cx->ncalls ? &cx->calls[k] : &cx->mcalls[k - cx->ncalls];
 			enum lk v;
 
 			if (c->callee < 0 || !matter[c->callee] || matter[c->func])

@@ -14,11 +14,12 @@ enum {
 };
 
 /*
- * One pass over the identifiers of s: what of the above it holds.  Members
- * called through are added to members_called (if not NULL).
+ * One pass over the identifiers of s: what of the above it holds.  The
+ * names it mentions ("f:NAME") and the members it calls through
+ * ("m:NAME") are added to found (if not NULL).
  */
 unsigned tree_scan(const char *s, size_t len, const struct bm_strlist *names,
-		   const struct bm_strlist *members, struct bm_strlist *members_called);
+		   const struct bm_strlist *members, struct bm_strlist *found);
 
 /*
  * After a round of facts: the non-static functions and the ops members

@@ -513,7 +513,8 @@ static char *local_alias_identity(const struct func *f, int ref, int depth)
 				CXSourceRange r = clang_getCursorExtent(f->nodes[k].c);
 				CXToken *toks = NULL;
 				unsigned nt = 0;
-				CXTranslationUnit tu = clang_Cursor_getTranslationUnit(f->nodes[k].c);
+				CXTranslationUnit tu =
+				    clang_Cursor_getTranslationUnit(f->nodes[k].c);
 
 				clang_tokenize(tu, r, &toks, &nt);
 				if (nt) {

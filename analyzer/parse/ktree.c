@@ -42,10 +42,10 @@ struct ktree {
 	char *root; /* absolute */
 	char *tmp;  /* where generated headers go */
 	bool sym_indexed;
-	struct bm_strlist sym, sym_arch;	 /* `config SYM` under arch/A */
-	struct bm_strlist sourced, sourced_arch; /* `source "X"` under arch/A */
+	struct bm_strlist sym, sym_arch;	     /* `config SYM` under arch/A */
+	struct bm_strlist sourced, sourced_arch;     /* `source "X"` under arch/A */
 	struct bm_strlist default_y, default_y_arch; /* `default y`, no dependency */
-	struct bm_strlist made;			 /* generated directories */
+	struct bm_strlist made;			     /* generated directories */
 	struct kt_cached *cache;
 	size_t ncache, cap;
 };
@@ -207,15 +207,14 @@ static void index_kconfig(struct ktree *kt, const char *arch, const char *path)
 		more = next_line(s, len, &p, &a, &b);
 		while (more && a < b && isspace((unsigned char)s[a]))
 			a++;
-		bool block_end = !more || (b - a > 5 && (!strncmp(s + a, "config ", 7) ||
-							  !strncmp(s + a, "menuconfig ", 11) ||
-							  !strncmp(s + a, "endmenu", 7) ||
-							  !strncmp(s + a, "source ", 7) ||
-							  !strncmp(s + a, "endif", 5) ||
-							  !strncmp(s + a, "endchoice", 9) ||
-							  !strncmp(s + a, "choice", 6) ||
-							  !strncmp(s + a, "if ", 3) ||
-							  !strncmp(s + a, "menu ", 5)));
+		bool block_end =
+		    !more ||
+		    (b - a > 5 &&
+		     (!strncmp(s + a, "config ", 7) || !strncmp(s + a, "menuconfig ", 11) ||
+		      !strncmp(s + a, "endmenu", 7) || !strncmp(s + a, "source ", 7) ||
+		      !strncmp(s + a, "endif", 5) || !strncmp(s + a, "endchoice", 9) ||
+		      !strncmp(s + a, "choice", 6) || !strncmp(s + a, "if ", 3) ||
+		      !strncmp(s + a, "menu ", 5)));
 
 		if (block_end && cur) {
 			/* kconfig gives a new `default y` symbol to an old defconfig */
@@ -230,8 +229,9 @@ static void index_kconfig(struct ktree *kt, const char *arch, const char *path)
 			break;
 		if (cur && !strncmp(s + a, "depends on", 10))
 			has_dep = true;
-		if (cur && (b - a >= 9 && (!strncmp(s + a, "default y", 9) ||
-					   !strncmp(s + a, "def_bool y", 10))) &&
+		if (cur &&
+		    (b - a >= 9 &&
+		     (!strncmp(s + a, "default y", 9) || !strncmp(s + a, "def_bool y", 10))) &&
 		    (a + 9 == b || isspace((unsigned char)s[a + 9]) || s[a + 9] == 'y'))
 			def_y = true;
 		if ((b - a > 7 && !strncmp(s + a, "config ", 7)) ||
@@ -434,7 +434,8 @@ static char *makefile_symbol(const char *mk, const char *obj, int depth)
 
 		while (ne < eq && (is_word((unsigned char)*ne) || *ne == '-'))
 			ne++;
-		if (depth < 2 && ne > n && (!strncmp(ne - 5, "-objs", 5) || !strncmp(ne - 2, "-y", 2))) {
+		if (depth < 2 && ne > n &&
+		    (!strncmp(ne - 5, "-objs", 5) || !strncmp(ne - 2, "-y", 2))) {
 			size_t bl = (size_t)(ne - n) - (!strncmp(ne - 5, "-objs", 5) ? 5 : 2);
 			char *composite = xasprintf("%.*s.o", (int)bl, n);
 
@@ -530,7 +531,8 @@ static bool sourced_outside_arch(struct ktree *kt, const char *kc)
 	while (!found && (slash = strrchr(dir, '/'))) {
 		*slash = '\0';
 		for (int k = 0; k < 2 && !found; k++) {
-			char *p = xasprintf("%s/%s/%s", kt->root, dir, k ? "Kconfig.debug" : "Kconfig");
+			char *p =
+			    xasprintf("%s/%s/%s", kt->root, dir, k ? "Kconfig.debug" : "Kconfig");
 			size_t len;
 			char *s = read_file(p, &len);
 
@@ -555,8 +557,8 @@ static bool sourced_outside_arch(struct ktree *kt, const char *kc)
 
 /* ---- the architecture of a file ----------------------------------------- */
 
-static const char *arch_from_asm_includes(struct ktree *kt, const char *src, size_t len,
-					  char *buf, size_t bufsz)
+static const char *arch_from_asm_includes(struct ktree *kt, const char *src, size_t len, char *buf,
+					  size_t bufsz)
 {
 	struct bm_strlist arches = {0};
 	int *votes;
@@ -614,9 +616,9 @@ static const char *arch_from_asm_includes(struct ktree *kt, const char *src, siz
 
 struct kt_choice {
 	char arch[64];
-	char *symbol;	/* CONFIG_ symbol (without CONFIG_) building the file */
-	char *why;	/* how the architecture was chosen */
-	char mach[64];	/* arm: arch-MACH */
+	char *symbol;  /* CONFIG_ symbol (without CONFIG_) building the file */
+	char *why;     /* how the architecture was chosen */
+	char mach[64]; /* arm: arch-MACH */
 };
 
 static void choose_arch(struct ktree *kt, const char *rel, const char *src, size_t len,
@@ -656,8 +658,8 @@ static void choose_arch(struct ktree *kt, const char *rel, const char *src, size
 				const char *me = strchr(m + 5, '/');
 
 				if (me && (size_t)(me - m - 5) < sizeof(c->mach))
-					snprintf(c->mach, sizeof(c->mach), "%.*s", (int)(me - m - 5),
-						 m + 5);
+					snprintf(c->mach, sizeof(c->mach), "%.*s",
+						 (int)(me - m - 5), m + 5);
 			}
 		}
 	}
@@ -764,8 +766,8 @@ static char *choose_defconfig(struct ktree *kt, const struct kt_choice *c)
 
 		while (d && (e = readdir(d)))
 			if (strstr(e->d_name, "defconfig"))
-				strlist_push_owned(&cands, xasprintf("arch/%s/configs/%s", c->arch,
-								     e->d_name));
+				strlist_push_owned(
+				    &cands, xasprintf("arch/%s/configs/%s", c->arch, e->d_name));
 		if (cands.n > first)
 			qsort(cands.v + first, cands.n - first, sizeof(char *), str_cmp);
 	}
@@ -811,8 +813,7 @@ static char *choose_defconfig(struct ktree *kt, const struct kt_choice *c)
 }
 
 /* Generate dir/linux/autoconf.h (and um's uml-config.h) from a defconfig. */
-static void gen_autoconf(struct ktree *kt, const char *defconfig, const char *arch,
-			 const char *dir)
+static void gen_autoconf(struct ktree *kt, const char *defconfig, const char *arch, const char *dir)
 {
 	char *p = xasprintf("%s/%s", kt->root, defconfig);
 	size_t len, q = 0, a, b;
@@ -824,8 +825,7 @@ static void gen_autoconf(struct ktree *kt, const char *defconfig, const char *ar
 	while (s && next_line(s, len, &q, &a, &b)) {
 		const char *eq;
 
-		if (b - a < 8 || strncmp(s + a, "CONFIG_", 7) ||
-		    !(eq = memchr(s + a, '=', b - a)))
+		if (b - a < 8 || strncmp(s + a, "CONFIG_", 7) || !(eq = memchr(s + a, '=', b - a)))
 			continue;
 		int nl = (int)(eq - s - a);
 		const char *v = eq + 1;
@@ -847,7 +847,8 @@ static void gen_autoconf(struct ktree *kt, const char *defconfig, const char *ar
 
 		if ((!kt->default_y_arch.v[i][0] || !strcmp(kt->default_y_arch.v[i], arch)) &&
 		    !strstr(s, set) && !strstr(s, unset))
-			sbuf_printf(&h, "#define CONFIG_%s 1 /* default y */\n", kt->default_y.v[i]);
+			sbuf_printf(&h, "#define CONFIG_%s 1 /* default y */\n",
+				    kt->default_y.v[i]);
 		free(set);
 		free(unset);
 	}
@@ -935,7 +936,7 @@ static const char *triple_of(const char *arch, const char *config_text)
 
 	if (!strcmp(arch, "x86"))
 		return config_text && strstr(config_text, "\nCONFIG_X86_32=y") ? "i386-linux-gnu"
-									     : "x86_64-linux-gnu";
+									       : "x86_64-linux-gnu";
 	if (!strcmp(arch, "um"))
 		return "x86_64-linux-gnu";
 	if (!strcmp(arch, "powerpc") || !strcmp(arch, "ppc"))
@@ -974,7 +975,8 @@ static void makefile_includes(struct ktree *kt, const char *dir, const char *bas
 		      memmem(s + la, lb - la, own, strlen(own))))
 			continue;
 		for (size_t k = la; k + 2 < lb; k++) {
-			if (s[k] != '-' || s[k + 1] != 'I' || (k > la && !isspace((unsigned char)s[k - 1])))
+			if (s[k] != '-' || s[k + 1] != 'I' ||
+			    (k > la && !isspace((unsigned char)s[k - 1])))
 				continue;
 			size_t v = k + 2, ve = v;
 
@@ -1100,9 +1102,9 @@ static void compute(struct ktree *kt, const char *path, struct kt_cached *out)
 	strlist_push(a, "-DKBUILD_STR(s)=#s");
 	strlist_push_owned(a, xasprintf("-DKBUILD_BASENAME=KBUILD_STR(%s)", basename));
 	strlist_push_owned(a, xasprintf("-DKBUILD_MODNAME=KBUILD_STR(%s)", basename));
-	out->summary = xasprintf("arch %s (%s), %s%s%s", c.arch, c.why,
-				 defconfig ? defconfig : "no defconfig",
-				 c.symbol ? ", CONFIG_" : "", c.symbol ? c.symbol : "");
+	out->summary =
+	    xasprintf("arch %s (%s), %s%s%s", c.arch, c.why, defconfig ? defconfig : "no defconfig",
+		      c.symbol ? ", CONFIG_" : "", c.symbol ? c.symbol : "");
 	free(basename);
 	free(dir);
 	free(c.symbol);

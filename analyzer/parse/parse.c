@@ -42,12 +42,12 @@ extern const struct bm_model_file bm_model_files[];
 
 struct parse_env {
 	struct bm_run *run;
-	char *tmp;	 /* run's temporary directory */
-	char *modeldir;	 /* tmp/model */
-	char *stubdir;	 /* tmp/stubs */
-	struct ktree *kt; /* --kernel-tree: per-file arch and configuration */
+	char *tmp;	   /* run's temporary directory */
+	char *modeldir;	   /* tmp/model */
+	char *stubdir;	   /* tmp/stubs */
+	struct ktree *kt;  /* --kernel-tree: per-file arch and configuration */
 	char *builtin_inc; /* libclang's own <stdarg.h> (kbuild: -isystem gcc's) */
-	bool model_mode; /* no real headers given */
+	bool model_mode;   /* no real headers given */
 	CXCompilationDatabase db;
 };
 
@@ -533,8 +533,7 @@ static bool finish_file(struct parse_env *env, CXIndex idx, size_t fi, int statu
 		unsigned errors = 0, warnings = 0;
 		size_t noffs = 0;
 
-		if (fscanf(f, "%d %d %u %u %zu", &stubbed, &saved, &errors, &warnings, &noffs) !=
-		    5)
+		if (fscanf(f, "%d %d %u %u %zu", &stubbed, &saved, &errors, &warnings, &noffs) != 5)
 			stubbed = saved = 0;
 		t->tu = NULL;
 		if (saved && clang_createTranslationUnit2(idx, ast, &t->tu) != CXError_Success)
@@ -556,8 +555,9 @@ static bool finish_file(struct parse_env *env, CXIndex idx, size_t fi, int statu
 
 			t->tu = parse_one(env, idx, file->path, &st);
 			if (t->tu)
-				count_diagnostics(t->tu, main_file(t->tu, file->path), &file->errors,
-						  &file->warnings, &t->err_offsets, &t->nerr);
+				count_diagnostics(t->tu, main_file(t->tu, file->path),
+						  &file->errors, &file->warnings, &t->err_offsets,
+						  &t->nerr);
 		}
 		fclose(f);
 		if (t->tu) {
