@@ -240,6 +240,8 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 	 * parsed with the legacy ones; then, round by round, the files that
 	 * call a function or an ops member whose callers still matter.
 	 */
+	size_t nlegacy = ncand;
+
 	{
 		struct bm_strlist none = {0};
 
@@ -249,6 +251,9 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 			     TREE_REGISTERS))
 				take(taken, cand, &ncand, i);
 	}
+	if (ncand > nlegacy && !run->opt.quiet)
+		fprintf(stderr, "blkmig: whole-tree facts: %zu file(s) register a queue\n",
+			ncand - nlegacy);
 	size_t parsed = 0;
 
 	for (int round = 0;; round++) {
@@ -256,6 +261,11 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 		size_t first = ncand;
 
 		if (ncand > parsed) {
+			if (round && !run->opt.quiet)
+				fprintf(stderr,
+					"blkmig: whole-tree facts, round %d: %zu more file(s) name "
+					"callers that matter\n",
+					round, ncand - parsed);
 			parse_files(env, idx, cand + parsed, ncand - parsed, cx.tus + parsed);
 			adopt(&cx, pre, cand, parsed, ncand);
 			parsed = ncand;

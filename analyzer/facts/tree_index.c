@@ -131,15 +131,30 @@ unsigned tree_scan(const char *s, size_t len, const struct bm_strlist *names,
 	return what;
 }
 
-/* Does function f contain a legacy call the lexer saw? */
-static bool has_hit(struct ctx *cx, const struct func *f)
+/*
+ * Does function f contain a legacy call whose lock state is its entry
+ * state?  A call the AST does not show (a macro, a parse error) counts.
+ */
+static bool entry_decides_a_hit(struct ctx *cx, const struct func *f)
 {
 	const struct tunit *t = &cx->tus[f->tu];
 
-	for (size_t i = 0; i < t->nhits; i++)
-		if (t->hits[i].offset >= f->start && t->hits[i].offset < f->end &&
-		    !t->hits[i].in_define)
+	for (size_t i = 0; i < t->nhits; i++) {
+		bool seen = false, decided = false;
+
+		if (t->hits[i].offset < f->start || t->hits[i].offset >= f->end ||
+		    t->hits[i].in_define)
+			continue;
+		for (int n = 0; n < f->nnodes && !seen; n++) {
+			if (f->nodes[n].kind != CXCursor_CallExpr ||
+			    f->nodes[n].start != t->hits[i].offset)
+				continue;
+			seen = true;
+			decided = f->nodes[n].lock == LK_HELD || f->nodes[n].lock == LK_NOT;
+		}
+		if (!decided)
 			return true;
+	}
 	return false;
 }
 
@@ -149,7 +164,7 @@ void tree_wanted(struct ctx *cx, struct bm_strlist *names, struct bm_strlist *me
 	bool changed = true;
 
 	for (size_t i = 0; i < cx->nfuncs; i++)
-		matter[i] = has_hit(cx, &cx->funcs[i]);
+		matter[i] = entry_decides_a_hit(cx, &cx->funcs[i]);
 	/* a caller matters when its state at the call is its own entry state */
 	while (changed) {
 		changed = false;
