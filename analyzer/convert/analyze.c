@@ -41,9 +41,11 @@ static void ctx_free(struct ctx *cx)
 }
 
 /* Rounds of callers to look for beyond the files with legacy calls. */
-#define MAX_ROUNDS 3
+#define MAX_ROUNDS 2
 /* A name in more files than this has too many callers to parse them all. */
-#define MAX_FILES_PER_NAME 24
+#define MAX_FILES_PER_NAME 16
+/* Files one round may add (names with fewer files go first). */
+#define MAX_FILES_PER_ROUND 40
 
 /* A file read but not parsed yet, that a later round may still want. */
 static bool want_more(struct bm_run *run, struct tunit *pre, const bool *taken, size_t i)
@@ -86,9 +88,10 @@ static void adopt(struct ctx *cx, struct tunit *pre, size_t *cand, size_t from, 
 
 /*
  * The files not parsed yet that name a wanted function or call through a
- * wanted member are queued, unless a name is in more than
- * MAX_FILES_PER_NAME files (or this is the last round): then its callers
- * stay unseen (open_names, open_members) and the facts say so.
+ * wanted member are queued, names in fewer files first, up to
+ * MAX_FILES_PER_ROUND files per round and MAX_FILES_PER_NAME per name.  The
+ * callers of a name not followed (and all, in the last round) stay unseen
+ * (open_names, open_members) and the facts say so.
  */
 static void select_files(struct ctx *cx, struct tunit *pre, bool *taken, size_t *cand,
 			 size_t *ncand, const struct bm_strlist *names,
@@ -116,25 +119,35 @@ static void select_files(struct ctx *cx, struct tunit *pre, bool *taken, size_t 
 			count[at]++;
 		}
 	}
+	/* the names with the fewest files first, within the round's budget */
+	bool *follow = xcalloc(keys.n + 1, sizeof(bool));
+	size_t budget = MAX_FILES_PER_ROUND;
+
+	for (size_t want = 1; want <= MAX_FILES_PER_NAME && !last; want++)
+		for (size_t k = 0; k < keys.n; k++)
+			if (count[k] == want && want <= budget) {
+				follow[k] = true;
+				budget -= want;
+			}
 	for (size_t k = 0; k < keys.n; k++) {
 		struct bm_strlist *open = keys.v[k][0] == 'm' ? &cx->open_members : &cx->open_names;
 
-		if ((last || count[k] > MAX_FILES_PER_NAME) && !strlist_has(open, keys.v[k] + 2))
+		if (!follow[k] && !strlist_has(open, keys.v[k] + 2))
 			strlist_push(open, keys.v[k] + 2);
 	}
 	for (size_t i = 0; i < run->nfiles; i++) {
 		bool want = false;
 
-		for (size_t k = 0; k < found[i].n && !last && !want; k++)
+		for (size_t k = 0; k < found[i].n && !want; k++)
 			for (size_t j = 0; j < keys.n && !want; j++)
-				want = !strcmp(keys.v[j], found[i].v[k]) &&
-				       count[j] <= MAX_FILES_PER_NAME;
+				want = follow[j] && !strcmp(keys.v[j], found[i].v[k]);
 		if (want)
 			take(taken, cand, ncand, i);
 		strlist_free(&found[i]);
 	}
 	free(found);
 	free(count);
+	free(follow);
 	strlist_free(&keys);
 }
 
