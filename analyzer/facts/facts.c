@@ -505,6 +505,70 @@ static void member_callers(struct ctx *cx)
 	}
 }
 
+static void add_queue_lock(struct ctx *cx, const char *refined)
+{
+	const char *at = strchr(refined, '@');
+	char *plain = at ? xstrndup(refined, (size_t)(at - refined)) : xstrdup(refined);
+
+	if (!strlist_has(&cx->queue_locks, refined))
+		strlist_push(&cx->queue_locks, refined);
+	if (!strlist_has(&cx->queue_locks, plain))
+		strlist_push(&cx->queue_locks, plain);
+	free(plain);
+}
+
+/*
+ * A lock that reaches blk_init_queue as a parameter of the function calling
+ * it (mmc_init_queue(mq, card, &md->lock) -> blk_init_queue(fn, lock)): the
+ * argument each caller passes is a queue lock.
+ */
+static void queue_lock_parameters(struct ctx *cx)
+{
+	for (size_t k = 0; k < cx->ncalls; k++) {
+		struct call *c = &cx->calls[k];
+		struct func *f = &cx->funcs[c->func];
+		int a, pi = -1;
+		char *usr;
+
+		if (strncmp(c->callee_name, "blk_init_queue", 14) ||
+		    (a = node_strip_casts(f, call_arg(f, c->node, 1))) < 0 ||
+		    f->nodes[a].kind != CXCursor_DeclRefExpr)
+			continue;
+		usr = ref_usr(f, a);
+		for (int p = 0; usr && p < f->nparams; p++)
+			if (!strcmp(f->param_usr[p], usr))
+				pi = p;
+		free(usr);
+		if (pi < 0)
+			continue;
+		for (size_t j = 0; j < cx->ncalls; j++) {
+			struct call *u = &cx->calls[j];
+			struct func *g = &cx->funcs[u->func];
+			int arg;
+			char *id;
+
+			if (u->callee != (long)(f - cx->funcs) ||
+			    (arg = call_arg(g, u->node, pi)) < 0)
+				continue;
+			id = lock_identity_ast(g, arg);
+			if (!id) {
+				char *txt = node_text(&cx->tus[g->tu], &g->nodes[arg]);
+				char *plain = lock_identity_text(txt);
+
+				id = lock_identity_refined(g, arg, plain);
+				if (!id)
+					id = plain;
+				else
+					free(plain);
+				free(txt);
+			}
+			if (strcmp(id, "var:NULL"))
+				add_queue_lock(cx, id);
+			free(id);
+		}
+	}
+}
+
 void facts_free(struct ctx *cx)
 {
 	for (size_t i = 0; i < cx->nfuncs; i++) {
@@ -614,4 +678,5 @@ void facts_collect(struct ctx *cx)
 	}
 	ast_registrations(cx);
 	member_callers(cx);
+	queue_lock_parameters(cx);
 }

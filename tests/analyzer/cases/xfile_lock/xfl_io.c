@@ -1,7 +1,8 @@
 /*
  * Completion side of a two-file driver in the style of an old ATA stack: the
  * queue lock is a global defined and given to blk_init_queue_node in the probe
- * file, which calls nothing of this file by name.
+ * file, which names nothing of this file (its request_fn hands requests to
+ * the hardware; the interrupt side calls xfl_end()).
  */
 #include <linux/blkdev.h>
 #include <linux/spinlock.h>
@@ -25,12 +26,4 @@ int xfl_end(struct request *rq, int nr_bytes)
 	ret = __xfl_end(rq, nr_bytes);
 	spin_unlock_irqrestore(&xfl_lock, flags);
 	return ret;
-}
-
-void xfl_do_request(struct request_queue *q)
-{
-	struct request *rq;
-
-	while ((rq = elv_next_request(q)) != NULL)
-		xfl_end(rq, rq->hard_nr_sectors << 9);
 }

@@ -4,9 +4,12 @@
 
 DEFINE_SPINLOCK(xfl_lock);
 
-void xfl_do_request(struct request_queue *q);
+static void xfl_request(struct request_queue *q)
+{
+	/* starts the hardware on elv_next_request(q) */
+}
 
 struct request_queue *xfl_probe_queue(int node)
 {
-	return blk_init_queue_node(xfl_do_request, &xfl_lock, node);
+	return blk_init_queue_node(xfl_request, &xfl_lock, node);
 }
