@@ -11,7 +11,8 @@
 
 SHELL        := /bin/bash
 TOP          := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
-BUILD        := $(TOP)/build
+# SANITIZE=1 (analyzer/analyzer.mk: ASan + UBSan) builds into its own directory.
+BUILD        := $(TOP)/build$(if $(filter 1,$(SANITIZE)),/asan)
 RESULTS      := $(BUILD)/test-results
 PREFIX       ?= /usr/local
 DESTDIR      ?=

@@ -40,7 +40,7 @@ struct tunit {
 	char *src;
 	size_t len;
 	size_t *err_offsets;
-	size_t nerr;
+	size_t nerr, err_cap;
 	struct bm_hit *hits;
 	size_t nhits;
 	char *clean; /* src with comments and literals blanked (same offsets) */
@@ -108,7 +108,7 @@ struct ctx {
 	size_t nmcalls, mcalls_cap;
 	struct bm_strlist mstore_member; /* member NAME = function ... */
 	long *mstore_func;		 /* ... of each store */
-	size_t mstore_cap;
+	size_t nmstore_func, mstore_cap;
 	struct bm_strlist open_members; /* members called in files not parsed */
 	struct bm_strlist open_names;	/* functions named in files not parsed */
 	/* name and USR indexes over funcs (facts.c): bucket heads, chains */

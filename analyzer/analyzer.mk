@@ -10,6 +10,12 @@
 LLVM_DIR ?= $(lastword $(sort $(patsubst %/include/clang-c/Index.h,%,$(wildcard /usr/lib/llvm-*/include/clang-c/Index.h))))
 ANALYZER_CC      ?= cc
 ANALYZER_CFLAGS  ?= -std=c11 -Wall -Wextra -O2 -g
+# SANITIZE=1: AddressSanitizer + UndefinedBehaviorSanitizer (any report aborts; the
+# top-level Makefile then builds into build/asan).  The sanitize suite runs the analyzer
+# and migrate suites with this binary (tests/sanitize/).
+SANITIZE_ON_CFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+SANITIZE_CFLAGS := $(if $(filter 1,$(SANITIZE)),$(SANITIZE_ON_CFLAGS))
+ANALYZER_CFLAGS += $(SANITIZE_CFLAGS)
 ANALYZER_STAGES  := cli parse facts convert report
 ANALYZER_INCDIRS := $(TOP)/analyzer $(addprefix $(TOP)/analyzer/,$(ANALYZER_STAGES))
 ANALYZER_CPPFLAGS = -D_GNU_SOURCE $(addprefix -I,$(ANALYZER_INCDIRS)) -I$(BUILD)/analyzer \

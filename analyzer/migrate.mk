@@ -10,7 +10,7 @@ MIGRATE_CORE_SRCS := $(TOP)/analyzer/convert/edit_apply.c $(TOP)/analyzer/conver
 	$(TOP)/analyzer/convert/atomic_write.c $(TOP)/analyzer/report/html_report.c
 
 MIGRATE_TBUILD := $(BUILD)/migrate
-MIGRATE_CFLAGS := -std=c11 -O2 -g -Wall -Wextra $(addprefix -I,$(ANALYZER_INCDIRS))
+MIGRATE_CFLAGS := -std=c11 -O2 -g -Wall -Wextra $(SANITIZE_CFLAGS) $(addprefix -I,$(ANALYZER_INCDIRS))
 
 $(MIGRATE_TBUILD)/unit_edits: $(TOP)/tests/migrate/unit_edits.c $(TOP)/analyzer/convert/edit_apply.c \
 		$(TOP)/analyzer/convert/atomic_write.c $(ANALYZER_HDRS)
@@ -57,6 +57,7 @@ install-blkmig: $(BUILD)/blkmig
 $(MIGRATE_TBUILD)/unit_plan: $(TOP)/tests/migrate/unit_plan.c $(TOP)/analyzer/convert/rewrite_plan.c \
 		$(TOP)/analyzer/convert/rewrite_output.c $(TOP)/analyzer/convert/edit_apply.c \
 		$(TOP)/analyzer/convert/atomic_write.c $(TOP)/analyzer/convert/udiff.c $(TOP)/analyzer/util.c \
+		$(TOP)/analyzer/vec.c \
 		$(TOP)/analyzer/cli/run.c $(ANALYZER_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(MIGRATE_CFLAGS) -D_GNU_SOURCE -o $@ $(filter %.c,$^)

@@ -71,20 +71,9 @@ char *xasprintf(const char *fmt, ...)
 	return p;
 }
 
-void grow(void **v, size_t *cap, size_t n, size_t sz)
-{
-	if (n < *cap)
-		return;
-	*cap = *cap ? *cap * 2 : 8;
-	if (*cap <= n)
-		*cap = n + 1;
-	*v = xrealloc(*v, *cap * sz);
-}
-
 void strlist_push_owned(struct bm_strlist *l, char *s)
 {
-	grow((void **)&l->v, &l->cap, l->n, sizeof(*l->v));
-	l->v[l->n++] = s;
+	vec_append(l->v, l->n, l->cap, s);
 }
 
 void strlist_push(struct bm_strlist *l, const char *s)

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "site.h"
+#include "vec.h"
 
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t m);
@@ -16,9 +17,6 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* Grow *v (elements of size sz) so that index n is valid. */
-void grow(void **v, size_t *cap, size_t n, size_t sz);
 
 void strlist_push(struct bm_strlist *l, const char *s);
 void strlist_push_owned(struct bm_strlist *l, char *s);

@@ -299,7 +299,7 @@ static int make_copies(struct mig *m)
 
 		if (!f->nsites || f->status == BM_PARSE_SKIPPED)
 			continue;
-		grow((void **)&m->c, &cap, m->nc, sizeof(*m->c));
+		vec_reserve(m->c, m->nc, cap, 1);
 		c = &m->c[m->nc];
 		memset(c, 0, sizeof(*c));
 		c->orig = xstrdup(f->path);
@@ -362,7 +362,7 @@ static int run_spatch(struct mig *m, const char *spatch, const char *cocci, cons
 	}
 	strlist_push(&av, "--dir");
 	strlist_push(&av, m->tmpdir);
-	grow((void **)&av.v, &av.cap, av.n, sizeof(char *));
+	vec_reserve(av.v, av.n, av.cap, 1);
 	av.v[av.n] = NULL;
 	fflush(stderr);
 	pid = fork();
@@ -706,9 +706,7 @@ static int write_reports(struct mig *m, const char *dir)
 		struct bm_finding *src = &m->ver.findings[i], *d;
 		char *file = user_names(m, src->file);
 
-		grow((void **)&m->inv.findings, &m->inv.findings_cap, m->inv.nfindings,
-		     sizeof(*m->inv.findings));
-		d = &m->inv.findings[m->inv.nfindings++];
+		d = vec_push(m->inv.findings, m->inv.nfindings, m->inv.findings_cap);
 		*d = *src;
 		d->file = file;
 		d->function = xstrdup(src->function ? src->function : "");

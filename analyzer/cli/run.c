@@ -215,8 +215,7 @@ int bm_file_edits(const struct bm_run *run, const char *file, struct bm_edit **o
 		for (size_t j = 0; j < s->nedits; j++) {
 			if (strcmp(s->edits[j].file, file))
 				continue;
-			grow((void **)&v, &cap, cnt, sizeof(*v));
-			v[cnt++] = s->edits[j];
+			vec_append(v, cnt, cap, s->edits[j]);
 		}
 	}
 	if (cnt)

@@ -100,7 +100,7 @@ static void select_files(struct ctx *cx, struct tunit *pre, bool *taken, size_t 
 	struct bm_run *run = cx->run;
 	struct bm_strlist *found = xcalloc(run->nfiles + 1, sizeof(*found));
 	struct bm_strlist keys = {0};
-	size_t *count = NULL, cap = 0;
+	size_t *count = NULL, ncount = 0, cap = 0;
 
 	for (size_t i = 0; i < run->nfiles; i++) {
 		if (!want_more(run, pre, taken, i) ||
@@ -113,8 +113,7 @@ static void select_files(struct ctx *cx, struct tunit *pre, bool *taken, size_t 
 				at++;
 			if (at == keys.n) {
 				strlist_push(&keys, found[i].v[k]);
-				grow((void **)&count, &cap, at, sizeof(*count));
-				count[at] = 0;
+				vec_append(count, ncount, cap, 0);
 			}
 			count[at]++;
 		}

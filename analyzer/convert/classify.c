@@ -59,10 +59,9 @@ static size_t site_alloc(struct ctx *cx)
 {
 	struct bm_run *run = cx->run;
 
-	grow((void **)&run->sites, &run->sites_cap, run->nsites, sizeof(*run->sites));
-	memset(&run->sites[run->nsites], 0, sizeof(*run->sites));
-	ensure_side(cx, run->nsites);
-	return run->nsites++;
+	vec_push(run->sites, run->nsites, run->sites_cap);
+	ensure_side(cx, run->nsites - 1);
+	return run->nsites - 1;
 }
 
 size_t site_new(struct ctx *cx, struct func *f, int n, const char *callee)
@@ -569,7 +568,12 @@ static void remove_unused_flags(struct plan *p, struct bm_site *s, int lock_stmt
 		q++;
 	if (q >= t->len || !text_call_arg(t->clean, t->len, q, 1, &a, &b))
 		return;
-	name = normalize_ws(range_text(t, a, b));
+	{
+		char *raw = range_text(t, a, b);
+
+		name = normalize_ws(raw);
+		free(raw);
+	}
 	for (int n = 0; n < f->nnodes; n++) {
 		CXString sp;
 		bool same;
@@ -1305,9 +1309,14 @@ static void classify_func(struct ctx *cx, size_t fi)
 			free(name);
 			continue;
 		}
-		rq = call_arg(f, calls[i], 0) >= 0
-			 ? normalize_ws(node_text(t, &f->nodes[call_arg(f, calls[i], 0)]))
-			 : xstrdup("");
+		if (call_arg(f, calls[i], 0) >= 0) {
+			char *raw = node_text(t, &f->nodes[call_arg(f, calls[i], 0)]);
+
+			rq = normalize_ws(raw);
+			free(raw);
+		} else {
+			rq = xstrdup("");
+		}
 		for (int j = i + 1; j < ncalls && L < 0; j++) {
 			char *nj = node_callee(f, calls[j]);
 
@@ -1535,5 +1544,6 @@ void classify_all(struct ctx *cx)
 			s->typed = false;
 	}
 	/* report order: by file, then position (side tables are no longer needed) */
-	qsort(cx->run->sites, cx->run->nsites, sizeof(*cx->run->sites), site_cmp_ctx);
+	if (cx->run->nsites) /* qsort's array must not be NULL, even for 0 elements */
+		qsort(cx->run->sites, cx->run->nsites, sizeof(*cx->run->sites), site_cmp_ctx);
 }

@@ -71,12 +71,12 @@ static int apply_file(struct bm_run *run, struct rw_file *f, struct bm_site **co
 		for (size_t j = 0; j < s->nedits; j++) {
 			if (strcmp(s->edits[j].file, f->path))
 				continue;
-			grow((void **)&e, &cap, n, sizeof(*e));
-			e[n].start = s->edits[j].start;
-			e[n].end = s->edits[j].end;
-			e[n].text = s->edits[j].text;
-			e[n].site = (int)i;
-			n++;
+			struct text_edit *te = vec_push(e, n, cap);
+
+			te->start = s->edits[j].start;
+			te->end = s->edits[j].end;
+			te->text = s->edits[j].text;
+			te->site = (int)i;
 			if (!counted)
 				sites++;
 			counted = true;
@@ -128,9 +128,9 @@ int rw_plan_build(struct bm_run *run, rw_precheck_fn precheck, void *ctx, struct
 				seen = !strcmp(plan->files[k].path, s->edits[j].file);
 			if (seen)
 				continue;
-			grow((void **)&plan->files, &cap, plan->n, sizeof(*plan->files));
-			memset(&plan->files[plan->n], 0, sizeof(plan->files[0]));
-			plan->files[plan->n++].path = xstrdup(s->edits[j].file);
+			struct rw_file *nf = vec_push(plan->files, plan->n, cap);
+
+			nf->path = xstrdup(s->edits[j].file);
 		}
 	}
 	if (plan->n)

@@ -20,8 +20,7 @@ static void finding(struct ctx *cx, struct func *f, size_t off, const char *file
 	for (size_t ti = 0; ti < cx->ntus; ti++)
 		if (!strcmp(cx->tus[ti].path, file))
 			line = offset_line(&cx->tus[ti], off, &col);
-	grow((void **)&run->findings, &run->findings_cap, run->nfindings, sizeof(*x));
-	x = &run->findings[run->nfindings++];
+	x = vec_push(run->findings, run->nfindings, run->findings_cap);
 	x->file = xstrdup(file);
 	x->line = line;
 	x->column = col;
@@ -50,8 +49,7 @@ void verify_all(struct ctx *cx)
 		struct bm_site *s = &run->sites[i];
 		struct bm_finding *x;
 
-		grow((void **)&run->findings, &run->findings_cap, run->nfindings, sizeof(*x));
-		x = &run->findings[run->nfindings++];
+		x = vec_push(run->findings, run->nfindings, run->findings_cap);
 		x->file = xstrdup(s->file);
 		x->line = s->line;
 		x->column = s->column;
@@ -97,7 +95,8 @@ void verify_all(struct ctx *cx)
 			free(name);
 		}
 	}
-	qsort(run->findings, run->nfindings, sizeof(*run->findings), finding_cmp);
+	if (run->nfindings) /* qsort's array must not be NULL, even for 0 elements */
+		qsort(run->findings, run->nfindings, sizeof(*run->findings), finding_cmp);
 	/* verify reports findings; the sites became legacy_call findings */
 	for (size_t i = 0; i < run->nsites; i++) {
 		struct bm_site *s = &run->sites[i];

@@ -286,10 +286,8 @@ static void text_facts(struct ctx *cx, size_t ti)
 
 					if (member_store) {
 						f->member_stores++;
-						grow((void **)&cx->mstore_func, &cx->mstore_cap,
-						     cx->mstore_member.n, sizeof(long));
-						cx->mstore_func[cx->mstore_member.n] =
-						    (long)(f - cx->funcs);
+						vec_append(cx->mstore_func, cx->nmstore_func,
+							   cx->mstore_cap, (long)(f - cx->funcs));
 						strlist_push(&cx->mstore_member, member);
 					} else {
 						f->other_uses++;
@@ -319,8 +317,7 @@ static void collect_calls(struct ctx *cx, size_t fi)
 	for (int n = 0; n < f->nnodes; n++) {
 		if (f->nodes[n].kind != CXCursor_CallExpr)
 			continue;
-		grow((void **)&cx->calls, &cx->calls_cap, cx->ncalls, sizeof(*cx->calls));
-		struct call *c = &cx->calls[cx->ncalls++];
+		struct call *c = vec_push(cx->calls, cx->ncalls, cx->calls_cap);
 
 		c->func = fi;
 		c->node = n;
@@ -347,8 +344,7 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
 		return CXChildVisit_Continue;
 	if (!cursor_range(t, c, &start, &end, &macro))
 		return CXChildVisit_Continue;
-	grow((void **)&cx->funcs, &cx->funcs_cap, cx->nfuncs, sizeof(*cx->funcs));
-	struct func *f = &cx->funcs[cx->nfuncs++];
+	struct func *f = vec_push(cx->funcs, cx->nfuncs, cx->funcs_cap);
 	CXString name = clang_getCursorSpelling(c);
 
 	memset(f, 0, sizeof(*f));
@@ -461,9 +457,7 @@ static void member_callers(struct ctx *cx)
 			for (size_t k = 0; k < cx->mstore_member.n; k++) {
 				if (strcmp(cx->mstore_member.v[k], m))
 					continue;
-				grow((void **)&cx->mcalls, &cx->mcalls_cap, cx->nmcalls,
-				     sizeof(*cx->mcalls));
-				struct call *c = &cx->mcalls[cx->nmcalls++];
+				struct call *c = vec_push(cx->mcalls, cx->nmcalls, cx->mcalls_cap);
 
 				c->func = fi;
 				c->node = n;
@@ -607,7 +601,7 @@ void facts_free(struct ctx *cx)
 	strlist_free(&cx->mstore_member);
 	free(cx->mstore_func);
 	cx->mstore_func = NULL;
-	cx->mstore_cap = 0;
+	cx->nmstore_func = cx->mstore_cap = 0;
 	strlist_free(&cx->queue_locks);
 	free(cx->by_name);
 	free(cx->by_usr);

@@ -190,10 +190,11 @@ static struct label_state *label(struct walker *w, const char *name)
 	for (size_t i = 0; i < w->nlabels; i++)
 		if (!strcmp(w->labels[i].name, name))
 			return &w->labels[i];
-	grow((void **)&w->labels, &w->labels_cap, w->nlabels, sizeof(*w->labels));
-	w->labels[w->nlabels].name = xstrdup(name);
-	w->labels[w->nlabels].s = (struct st){LK_BOTTOM, 0, NULL, true};
-	return &w->labels[w->nlabels++];
+	struct label_state *l = vec_push(w->labels, w->nlabels, w->labels_cap);
+
+	l->name = xstrdup(name);
+	l->s = (struct st){LK_BOTTOM, 0, NULL, true};
+	return l;
 }
 
 static bool done_has(struct walker *w, size_t off)
@@ -231,8 +232,7 @@ static struct st lock_effect(struct walker *w, int n, struct st s)
 		return s;
 	if (!text_lock_op(w->cx, w->t, w->f, n, &acquire, &name))
 		return s;
-	grow((void **)&w->done, &w->done_cap, w->ndone, sizeof(size_t));
-	w->done[w->ndone++] = nd->start;
+	vec_append(w->done, w->ndone, w->done_cap, nd->start);
 	s.v = acquire ? LK_HELD : LK_NOT;
 	s.ev = nd->start;
 	s.evcall = strstr(name, "unlock") ? (strstr(name, "irqrestore") ? "spin_unlock_irqrestore"

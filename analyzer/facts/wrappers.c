@@ -40,9 +40,10 @@ static int wadd(struct wset *w, size_t func, int param)
 
 	if (k >= 0)
 		return k;
-	grow((void **)&w->v, &w->cap, w->n, sizeof(*w->v));
-	w->v[w->n] = (struct wp){func, param, (int)w->n};
-	return (int)w->n++;
+	struct wp *slot = vec_push(w->v, w->n, w->cap);
+
+	*slot = (struct wp){func, param, (int)(w->n - 1)};
+	return (int)(w->n - 1);
 }
 
 static int root(struct wset *w, int k)

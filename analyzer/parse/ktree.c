@@ -1120,10 +1120,8 @@ static struct kt_cached *lookup(struct ktree *kt, const char *path)
 	for (size_t i = 0; i < kt->ncache; i++)
 		if (!strcmp(kt->cache[i].path, path))
 			return &kt->cache[i];
-	grow((void **)&kt->cache, &kt->cap, kt->ncache, sizeof(*kt->cache));
-	struct kt_cached *c = &kt->cache[kt->ncache++];
+	struct kt_cached *c = vec_push(kt->cache, kt->ncache, kt->cap);
 
-	memset(c, 0, sizeof(*c));
 	c->path = xstrdup(path);
 	compute(kt, path, c);
 	return c;

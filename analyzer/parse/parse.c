@@ -408,8 +408,10 @@ static void fault_inject(const char *path)
 
 	if (!f)
 		return;
-	if (!strncmp(f, "crash:", 6) && strstr(path, f + 6))
+	if (!strncmp(f, "crash:", 6) && strstr(path, f + 6)) {
+		signal(SIGSEGV, SIG_DFL); /* a plain crash, not a sanitizer's report */
 		raise(SIGSEGV);
+	}
 	if (!strncmp(f, "hang:", 5) && strstr(path, f + 5))
 		for (;;)
 			pause();
@@ -435,9 +437,8 @@ static CXFile main_file(CXTranslationUnit tu, const char *path)
 
 /* Errors and warnings of a parse; offsets of the errors in the main file. */
 static void count_diagnostics(CXTranslationUnit tu, CXFile mainf, unsigned *errors,
-			      unsigned *warnings, size_t **offs, size_t *noffs)
+			      unsigned *warnings, size_t **offs, size_t *noffs, size_t *cap)
 {
-	size_t cap = *noffs;
 
 	for (unsigned i = 0, n = clang_getNumDiagnostics(tu); i < n; i++) {
 		CXDiagnostic d = clang_getDiagnostic(tu, i);
@@ -449,8 +450,7 @@ static void count_diagnostics(CXTranslationUnit tu, CXFile mainf, unsigned *erro
 			(*errors)++;
 			off = loc_offset(clang_getDiagnosticLocation(d), &df);
 			if (df && mainf && clang_File_isEqual(df, mainf)) {
-				grow((void **)offs, &cap, *noffs, sizeof(size_t));
-				(*offs)[(*noffs)++] = off;
+				vec_append(*offs, *noffs, *cap, off);
 			}
 		} else if (sev == CXDiagnostic_Warning) {
 			(*warnings)++;
@@ -480,9 +480,9 @@ static void child_parse(struct parse_env *env, const char *path, const char *res
 	/* a saved AST comes back without its diagnostics: pass them on */
 	{
 		unsigned errors = 0, warnings = 0;
-		size_t *offs = NULL, noffs = 0;
+		size_t *offs = NULL, noffs = 0, cap = 0;
 
-		count_diagnostics(tu, main_file(tu, path), &errors, &warnings, &offs, &noffs);
+		count_diagnostics(tu, main_file(tu, path), &errors, &warnings, &offs, &noffs, &cap);
 		fprintf(f, "%d %d %u %u %zu", stubbed, saved, errors, warnings, noffs);
 		for (size_t i = 0; i < noffs; i++)
 			fprintf(f, " %zu", offs[i]);
@@ -515,7 +515,6 @@ static bool finish_file(struct parse_env *env, CXIndex idx, size_t fi, int statu
 	char *ast = xasprintf("%s/ast.%zu", env->tmp, k);
 	int stubbed = 0, saved = 0;
 	bool ok = false;
-	size_t offs_cap = 0;
 	FILE *f;
 
 	if (timed_out) {
@@ -547,8 +546,7 @@ static bool finish_file(struct parse_env *env, CXIndex idx, size_t fi, int statu
 
 				if (fscanf(f, "%zu", &off) != 1)
 					break;
-				grow((void **)&t->err_offsets, &offs_cap, t->nerr, sizeof(size_t));
-				t->err_offsets[t->nerr++] = off;
+				vec_append(t->err_offsets, t->nerr, t->err_cap, off);
 			}
 		} else {
 			bool st = false;

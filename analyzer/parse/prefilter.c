@@ -165,16 +165,16 @@ size_t bm_prefilter(const char *s, size_t len, struct bm_hit **out)
 					   (in_directive ? after_define
 							 : type_keyword(s + prev_start, prev_len));
 
-				grow((void **)&v, &cap, n, sizeof(*v));
-				v[n].offset = p;
-				v[n].end = e;
-				v[n].line = line;
-				v[n].column = (unsigned)(p - line_start) + 1;
-				v[n].name = xstrndup(s + p, e - p);
-				v[n].call = paren && !member;
-				v[n].lex_decl = v[n].call && decl;
-				v[n].in_define = in_directive;
-				n++;
+				struct bm_hit *ls = vec_push(v, n, cap);
+
+				ls->offset = p;
+				ls->end = e;
+				ls->line = line;
+				ls->column = (unsigned)(p - line_start) + 1;
+				ls->name = xstrndup(s + p, e - p);
+				ls->call = paren && !member;
+				ls->lex_decl = ls->call && decl;
+				ls->in_define = in_directive;
 			}
 			prev_start = p;
 			prev_len = e - p;

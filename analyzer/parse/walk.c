@@ -16,11 +16,10 @@ static void add_file(struct bm_run *run, const char *path)
 	for (size_t i = 0; i < run->nfiles; i++)
 		if (!strcmp(run->files[i].path, path))
 			return;
-	grow((void **)&run->files, &run->files_cap, run->nfiles, sizeof(*run->files));
-	memset(&run->files[run->nfiles], 0, sizeof(*run->files));
-	run->files[run->nfiles].path = xstrdup(path);
-	run->files[run->nfiles].status = BM_PARSE_SKIPPED;
-	run->nfiles++;
+	struct bm_file *f = vec_push(run->files, run->nfiles, run->files_cap);
+
+	f->path = xstrdup(path);
+	f->status = BM_PARSE_SKIPPED;
 }
 
 static bool wanted(const struct bm_run *run, const char *name)

@@ -2,7 +2,9 @@
  * cppcheck-defs.h - macros of system headers that cppcheck does not read
  * (it analyses without system includes), forced in with --include so the
  * files that use them are checked rather than skipped as "unknown macro".
+ * cppcheck cannot parse _Generic, so vec.h's size_t type check is a plain &.
  */
+#define VEC_SIZE_PTR(x) (&(x))
 #define json_array_foreach(array, index, value)                                \
 	for (index = 0; index < json_array_size(array) &&                      \
 			(value = json_array_get(array, index));                \

@@ -43,9 +43,7 @@ static struct bm_site *add_site(struct bm_run *run, const char *file, unsigned l
 {
 	struct bm_site *s;
 
-	grow((void **)&run->sites, &run->sites_cap, run->nsites, sizeof(*s));
-	s = &run->sites[run->nsites++];
-	memset(s, 0, sizeof(*s));
+	s = vec_push(run->sites, run->nsites, run->sites_cap);
 	s->file = xstrdup(file);
 	s->function = xstrdup("f");
 	s->call = xstrdup("end_request");
