@@ -555,7 +555,7 @@ static bool finish_file(struct parse_env *env, CXIndex idx, size_t fi, int statu
 			if (t->tu)
 				count_diagnostics(t->tu, main_file(t->tu, file->path),
 						  &file->errors, &file->warnings, &t->err_offsets,
-						  &t->nerr);
+						  &t->nerr, &t->err_cap);
 		}
 		fclose(f);
 		if (t->tu) {
