@@ -81,6 +81,10 @@ struct func {
 	int nparams;
 	char **param_usr;
 	char **param_name;
+	/* values stored only into struct members (ops tables): their calls
+	 * through those members are its callers (facts.c) */
+	unsigned member_stores, other_uses;
+	bool via_members;
 };
 
 struct call {
@@ -100,6 +104,15 @@ struct ctx {
 	struct call *calls;
 	size_t ncalls, calls_cap;
 	struct bm_strlist queue_locks; /* lock identities given to blk_init_queue */
+	/* calls through a struct member to a function stored in it (ops tables):
+	 * callers for the lock context only, never rewritten (facts.c) */
+	struct call *mcalls;
+	size_t nmcalls, mcalls_cap;
+	struct bm_strlist mstore_member; /* member NAME = function ... */
+	long *mstore_func;		 /* ... of each store */
+	size_t nmstore_func, mstore_cap;
+	struct bm_strlist open_members; /* members called in files not parsed */
+	struct bm_strlist open_names;	/* functions named in files not parsed */
 	/* name and USR indexes over funcs (facts.c): bucket heads, chains */
 	long *by_name, *by_usr, *next_name, *next_usr;
 	size_t nbuckets;
@@ -155,6 +168,9 @@ bool range_has_error(const struct tunit *t, size_t start, size_t end);
 
 /* ---- facts.c: functions, calls, registrations ---------------------------- */
 void facts_collect(struct ctx *cx);
+void facts_free(struct ctx *cx); /* what facts_collect/callgraph_resolve made */
+/* callee member of a call through a struct member ("issue_fn"), or NULL */
+char *member_callee(const struct func *f, int call);
 struct func *func_by_usr(struct ctx *cx, const char *usr);
 struct func *func_by_name(struct ctx *cx, const char *name, size_t tu);
 /* split the argument list of the call whose '(' is at open: arg k range */

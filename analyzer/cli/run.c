@@ -4,6 +4,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -121,6 +122,12 @@ int bm_options_take(struct bm_options *opt, int argc, char **argv, int *i)
 		return 1;
 	}
 	if ((v = opt_arg("--kernel-tree", argc, argv, i, &err))) {
+		struct stat st;
+
+		if (stat(v, &st) || !S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "blkmig: --kernel-tree %s: not a directory\n", v);
+			return -1;
+		}
 		free(opt->kernel_tree);
 		opt->kernel_tree = xstrdup(v);
 		return 1;
@@ -162,10 +169,14 @@ void bm_options_usage(FILE *out)
 	      "    -D NAME[=VALUE]\n"
 	      "        Define a preprocessor macro.\n"
 	      "    --kernel-tree DIR\n"
-	      "        DIR is a kernel source tree (configured or not): use its\n"
-	      "        include/, include/asm-ARCH (as <asm/...>) and arch/ARCH/include,\n"
-	      "        with -D__KERNEL__.  Headers the tree lacks (an unconfigured\n"
-	      "        tree has no autoconf.h) are replaced by empty stubs.\n"
+	      "        DIR is a kernel source tree (configured or not; found by itself\n"
+	      "        when the PATHs lie in one).  Each file is parsed as kbuild would\n"
+	      "        for its own architecture (arch/ARCH/..., else the Kconfig entry\n"
+	      "        its Makefile names, else its <asm/...> headers; default x86):\n"
+	      "        include/asm-ARCH as <asm/...>, -target for ARCH, and a\n"
+	      "        linux/autoconf.h generated from the ARCH defconfig that builds\n"
+	      "        the file; no `make prepare` needed.  Headers still missing are\n"
+	      "        replaced by empty stubs.\n"
 	      "    -j N, --jobs N\n"
 	      "        Parse N files at a time (default: number of CPUs).\n"
 	      "    --headers\n"
@@ -181,10 +192,11 @@ void bm_options_usage(FILE *out)
 	      "    -h, --help\n"
 	      "        Show this text.\n"
 	      "\n"
-	      "    Without -p, -I or --kernel-tree, files are parsed against blkmig's\n"
-	      "    own model of the 2.6.24 block API; every header that cannot be\n"
-	      "    found is replaced by an empty stub, so a bare checkout scans\n"
-	      "    without any setup.  Each file is parsed in a child process: a file\n"
+	      "    Without -p, -I or --kernel-tree (and outside a kernel tree), files\n"
+	      "    are parsed against blkmig's own model of the 2.6.24 block API;\n"
+	      "    every header that cannot be found is replaced by an empty stub,\n"
+	      "    so a bare checkout scans without any setup.  Each file is parsed in a child "
+	      "process: a file\n"
 	      "    that crashes or hangs libclang is reported and skipped.\n",
 	      out);
 }

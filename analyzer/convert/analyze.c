@@ -10,73 +10,16 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "ktree.h"
+#include "tree_index.h"
 
 int walk_paths(struct bm_run *run, char *const *paths, size_t npaths);
 
-static bool word_in_text(const char *s, size_t len, const char *w)
-{
-	size_t wl = strlen(w);
-	const char *p = s, *end = s + len;
-
-	while (p < end && (p = memmem(p, (size_t)(end - p), w, wl))) {
-		bool l = p == s || !(isalnum((unsigned char)p[-1]) || p[-1] == '_');
-		bool r = p + wl >= end || !(isalnum((unsigned char)p[wl]) || p[wl] == '_');
-
-		if (l && r)
-			return true;
-		p += wl;
-	}
-	return false;
-}
-
-static enum CXChildVisitResult names_visit(CXCursor c, CXCursor parent, CXClientData d)
-{
-	struct bm_strlist *names = d;
-	CXString n;
-
-	(void)parent;
-	if (clang_getCursorKind(c) != CXCursor_FunctionDecl || !clang_isCursorDefinition(c) ||
-	    clang_Cursor_getStorageClass(c) == CX_SC_Static ||
-	    !clang_Location_isFromMainFile(clang_getCursorLocation(c)))
-		return CXChildVisit_Continue;
-	n = clang_getCursorSpelling(c);
-	if (!strlist_has(names, clang_getCString(n)) &&
-	    strcmp(clang_getCString(n), "init_module") &&
-	    strcmp(clang_getCString(n), "cleanup_module"))
-		strlist_push(names, clang_getCString(n));
-	clang_disposeString(n);
-	return CXChildVisit_Continue;
-}
-
-static void global_function_names(struct tunit *t, struct bm_strlist *names)
-{
-	clang_visitChildren(clang_getTranslationUnitCursor(t->tu), names_visit, names);
-}
-
 static void ctx_free(struct ctx *cx)
 {
-	for (size_t i = 0; i < cx->nfuncs; i++) {
-		struct func *f = &cx->funcs[i];
-
-		ast_free_func(f);
-		free(f->name);
-		free(f->usr);
-		free(f->role_evidence);
-		free(f->addr_evidence);
-		free(f->entry_evidence);
-		for (int k = 0; k < f->nparams; k++) {
-			free(f->param_usr[k]);
-			free(f->param_name[k]);
-		}
-		free(f->param_usr);
-		free(f->param_name);
-	}
-	free(cx->funcs);
-	for (size_t i = 0; i < cx->ncalls; i++) {
-		free(cx->calls[i].callee_name);
-		free(cx->calls[i].callee_usr);
-	}
-	free(cx->calls);
+	facts_free(cx);
+	strlist_free(&cx->open_members);
+	strlist_free(&cx->open_names);
 	for (size_t i = 0; i < cx->ntus; i++) {
 		struct tunit *t = &cx->tus[i];
 
@@ -89,11 +32,6 @@ static void ctx_free(struct ctx *cx)
 		bm_hits_free(t->hits, t->nhits);
 	}
 	free(cx->tus);
-	strlist_free(&cx->queue_locks);
-	free(cx->by_name);
-	free(cx->by_usr);
-	free(cx->next_name);
-	free(cx->next_usr);
 	for (size_t i = 0; cx->lvar && i < cx->site_cap; i++)
 		free(cx->lvar[i]);
 	free(cx->lvar);
@@ -103,6 +41,141 @@ static void ctx_free(struct ctx *cx)
 	free(cx->wparam);
 }
 
+/* Rounds of callers to look for beyond the files with legacy calls. */
+#define MAX_ROUNDS 2
+/* A name in more files than this has too many callers to parse them all. */
+#define MAX_FILES_PER_NAME 16
+/* Files one round may add (names with fewer files go first). */
+#define MAX_FILES_PER_ROUND 40
+
+/* A file read but not parsed yet, that a later round may still want. */
+static bool want_more(struct bm_run *run, struct tunit *pre, const bool *taken, size_t i)
+{
+	return pre[i].src && run->files[i].status == BM_PARSE_SKIPPED && !taken[i];
+}
+
+/* Queue file i for parsing. */
+static void take(bool *taken, size_t *cand, size_t *ncand, size_t i)
+{
+	taken[i] = true;
+	cand[(*ncand)++] = i;
+}
+
+/* Move the texts of the files just parsed (cand[from..to)) into cx->tus. */
+static void adopt(struct ctx *cx, struct tunit *pre, size_t *cand, size_t from, size_t to)
+{
+	for (size_t k = from; k < to; k++) {
+		struct tunit *t = &cx->tus[k], *p = &pre[cand[k]];
+
+		if (!p->clean)
+			p->clean = bm_blank_comments(p->src, p->len);
+		if (cx->run->files[cand[k]].status == BM_PARSE_SKIPPED) {
+			free(cx->run->files[cand[k]].reason);
+			cx->run->files[cand[k]].reason = NULL;
+		}
+		t->file_index = cand[k];
+		t->path = cx->run->files[cand[k]].path;
+		t->src = p->src;
+		t->len = p->len;
+		t->clean = p->clean;
+		t->hits = p->hits;
+		t->nhits = p->nhits;
+		p->src = p->clean = NULL;
+		p->hits = NULL;
+		p->nhits = 0;
+	}
+	cx->ntus = to;
+}
+
+/*
+ * The files not parsed yet that name a wanted function or call through a
+ * wanted member are queued, names in fewer files first, up to
+ * MAX_FILES_PER_ROUND files per round and MAX_FILES_PER_NAME per name.  The
+ * callers of a name not followed (and all, in the last round) stay unseen
+ * (open_names, open_members) and the facts say so.
+ */
+static void select_files(struct ctx *cx, struct tunit *pre, bool *taken, size_t *cand,
+			 size_t *ncand, const struct bm_strlist *names,
+			 const struct bm_strlist *members, bool last)
+{
+	struct bm_run *run = cx->run;
+	struct bm_strlist *found = xcalloc(run->nfiles + 1, sizeof(*found));
+	struct bm_strlist keys = {0};
+	size_t *count = NULL, ncount = 0, cap = 0;
+
+	for (size_t i = 0; i < run->nfiles; i++) {
+		if (!want_more(run, pre, taken, i) ||
+		    !tree_scan(pre[i].src, pre[i].len, names, members, &found[i]))
+			continue;
+		for (size_t k = 0; k < found[i].n; k++) {
+			size_t at = 0;
+
+			while (at < keys.n && strcmp(keys.v[at], found[i].v[k]))
+				at++;
+			if (at == keys.n) {
+				strlist_push(&keys, found[i].v[k]);
+				vec_append(count, ncount, cap, 0);
+			}
+			count[at]++;
+		}
+	}
+	/* the names with the fewest files first, within the round's budget */
+	bool *follow = xcalloc(keys.n + 1, sizeof(bool));
+	size_t budget = MAX_FILES_PER_ROUND;
+
+	for (size_t want = 1; want <= MAX_FILES_PER_NAME && !last; want++)
+		for (size_t k = 0; k < keys.n; k++)
+			if (count[k] == want && want <= budget) {
+				follow[k] = true;
+				budget -= want;
+			}
+	for (size_t k = 0; k < keys.n; k++) {
+		struct bm_strlist *open = keys.v[k][0] == 'm' ? &cx->open_members : &cx->open_names;
+
+		if (!follow[k] && !strlist_has(open, keys.v[k] + 2))
+			strlist_push(open, keys.v[k] + 2);
+	}
+	for (size_t i = 0; i < run->nfiles; i++) {
+		bool want = false;
+
+		for (size_t k = 0; k < found[i].n && !want; k++)
+			for (size_t j = 0; j < keys.n && !want; j++)
+				want = follow[j] && !strcmp(keys.v[j], found[i].v[k]);
+		if (want)
+			take(taken, cand, ncand, i);
+		strlist_free(&found[i]);
+	}
+	free(found);
+	free(count);
+	free(follow);
+	strlist_free(&keys);
+}
+
+/* No -p, -I or --kernel-tree, and the paths lie in a kernel tree: use it. */
+static void detect_kernel_tree(struct bm_run *run, char *const *paths, size_t npaths)
+{
+	char *root = NULL;
+
+	if (run->opt.kernel_tree || run->opt.build_dir || run->opt.include_dirs.n)
+		return;
+	for (size_t i = 0; i < npaths; i++) {
+		char *r = ktree_find_root(paths[i]);
+
+		if (!r || (root && strcmp(root, r))) {
+			free(r);
+			free(root);
+			return;
+		}
+		free(root);
+		root = r;
+	}
+	if (!root)
+		return;
+	if (!run->opt.quiet)
+		fprintf(stderr, "blkmig: %s is a kernel tree: parsing with its headers\n", root);
+	run->opt.kernel_tree = root;
+}
+
 static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, bool verify)
 {
 	struct ctx cx = {0};
@@ -110,8 +183,10 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 	CXIndex idx;
 	size_t *cand, ncand = 0;
 	struct tunit *pre;
+	bool *taken;
 
 	cx.run = run;
+	detect_kernel_tree(run, paths, npaths);
 	walk_paths(run, paths, npaths);
 	if (!run->nfiles) {
 		fprintf(stderr, "blkmig: nothing to %s: no C files under the given paths\n",
@@ -121,6 +196,7 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 	/* read + prefilter */
 	pre = xcalloc(run->nfiles, sizeof(*pre));
 	cand = xcalloc(run->nfiles, sizeof(*cand));
+	taken = xcalloc(run->nfiles, sizeof(*taken));
 	for (size_t i = 0; i < run->nfiles; i++) {
 		struct bm_file *f = &run->files[i];
 		struct tunit *t = &pre[i];
@@ -156,7 +232,7 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 			continue;
 		}
 		t->clean = bm_blank_comments(t->src, t->len);
-		cand[ncand++] = i;
+		take(taken, cand, &ncand, i);
 	}
 	env = parse_env_new(run);
 	if (!env) {
@@ -167,67 +243,67 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 		}
 		free(pre);
 		free(cand);
+		free(taken);
 		return -1;
 	}
 	idx = clang_createIndex(0, 0);
 	cx.tus = xcalloc(run->nfiles ? run->nfiles : 1, sizeof(*cx.tus));
-	cx.ntus = ncand;
-	if (ncand)
-		parse_files(env, idx, cand, ncand, cx.tus);
 	/*
-	 * Stage 2: files without legacy tokens that call a non-static function
-	 * defined in a parsed file are parsed too, for their call sites only
-	 * (lock context across files).  Others stay unparsed.
+	 * Whole-tree facts (tree_index.c): the files that register a queue are
+	 * parsed with the legacy ones; then, round by round, the files that
+	 * call a function or an ops member whose callers still matter.
 	 */
+	size_t nlegacy = ncand;
+
 	{
-		struct bm_strlist names = {0};
-		size_t *cand2 = xcalloc(run->nfiles, sizeof(*cand2)), n2 = 0;
+		struct bm_strlist none = {0};
 
-		for (size_t k = 0; k < ncand; k++)
-			if (cx.tus[k].tu)
-				global_function_names(&cx.tus[k], &names);
-		for (size_t i = 0; i < run->nfiles && names.n; i++) {
-			struct tunit *p = &pre[i];
-			bool hit = false;
+		for (size_t i = 0; i < run->nfiles; i++)
+			if (want_more(run, pre, taken, i) &&
+			    (tree_scan(pre[i].src, pre[i].len, &none, &none, NULL) &
+			     TREE_REGISTERS))
+				take(taken, cand, &ncand, i);
+	}
+	if (ncand > nlegacy && !run->opt.quiet)
+		fprintf(stderr, "blkmig: whole-tree facts: %zu file(s) register a queue\n",
+			ncand - nlegacy);
+	size_t parsed = 0;
 
-			if (!p->src || p->clean || run->files[i].status != BM_PARSE_SKIPPED)
-				continue;
-			p->clean = bm_blank_comments(p->src, p->len);
-			for (size_t k = 0; k < names.n && !hit; k++)
-				hit = word_in_text(p->clean, p->len, names.v[k]);
-			if (!hit) {
-				free(p->clean);
-				p->clean = NULL;
-				continue;
-			}
-			free(run->files[i].reason);
-			run->files[i].reason = NULL;
-			cand2[n2++] = i;
+	for (int round = 0;; round++) {
+		struct bm_strlist names = {0}, members = {0};
+		size_t first = ncand;
+
+		if (ncand > parsed) {
+			if (round && !run->opt.quiet)
+				fprintf(stderr,
+					"blkmig: whole-tree facts, round %d: %zu more file(s) name "
+					"callers that matter\n",
+					round, ncand - parsed);
+			parse_files(env, idx, cand + parsed, ncand - parsed, cx.tus + parsed);
+			adopt(&cx, pre, cand, parsed, ncand);
+			parsed = ncand;
 		}
-		if (n2) {
-			parse_files(env, idx, cand2, n2, cx.tus + ncand);
-			for (size_t k = 0; k < n2; k++)
-				cand[ncand + k] = cand2[k];
-			ncand += n2;
-			cx.ntus = ncand;
-		}
-		free(cand2);
+		facts_collect(&cx);
+		callgraph_resolve(&cx);
+		tree_wanted(&cx, &names, &members);
+		size_t nopen = cx.open_names.n + cx.open_members.n;
+
+		if (names.n || members.n)
+			select_files(&cx, pre, taken, cand, &ncand, &names, &members,
+				     round >= MAX_ROUNDS);
 		strlist_free(&names);
+		strlist_free(&members);
+		if (ncand == first && nopen == cx.open_names.n + cx.open_members.n)
+			break;
+		facts_free(&cx);
+		if (ncand == first) {
+			/* open members known now: the last facts again */
+			facts_collect(&cx);
+			callgraph_resolve(&cx);
+			break;
+		}
 	}
-	for (size_t k = 0; k < ncand; k++) {
-		struct tunit *t = &cx.tus[k], *p = &pre[cand[k]];
-
-		t->file_index = cand[k];
-		t->path = run->files[cand[k]].path;
-		t->src = p->src;
-		t->len = p->len;
-		t->clean = p->clean;
-		t->hits = p->hits;
-		t->nhits = p->nhits;
-		p->src = p->clean = NULL;
-		p->hits = NULL;
-		p->nhits = 0;
-	}
+	cx.ntus = ncand;
 	for (size_t i = 0; i < run->nfiles; i++) {
 		free(pre[i].src);
 		free(pre[i].clean);
@@ -235,9 +311,8 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 	}
 	free(pre);
 	free(cand);
+	free(taken);
 
-	facts_collect(&cx);
-	callgraph_resolve(&cx);
 	classify_all(&cx);
 	if (verify)
 		verify_all(&cx);

@@ -3,8 +3,10 @@
  * the run.  A registered request_fn (or end_io callback) starts with it; an
  * interrupt handler, timer, tasklet or work function starts without it; any
  * other function takes the state of its callers at the call sites (a
- * fixpoint, since callers may themselves depend on their entry).  A
- * function whose address escapes, or that has no caller in the run, is
+ * fixpoint, since callers may themselves depend on their entry).  Calls
+ * through a struct member count as calls of the functions stored in that
+ * member when those are all its uses (facts.c, cx->mcalls).  A function
+ * whose address escapes otherwise, or that has no caller in the run, is
  * unknown.
  */
 #include <string.h>
@@ -32,10 +34,10 @@ void callgraph_resolve(struct ctx *cx)
 		struct func *f = &cx->funcs[i];
 
 		lockctx_func(cx, f);
-		f->entry = f->role == ROLE_REQUEST_FN ? LK_HELD
-			   : f->role == ROLE_ASYNC    ? LK_NOT
-			   : f->addr_taken	      ? LK_UNKNOWN
-						      : LK_BOTTOM;
+		f->entry = f->role == ROLE_REQUEST_FN	      ? LK_HELD
+			   : f->role == ROLE_ASYNC	      ? LK_NOT
+			   : f->addr_taken && !f->via_members ? LK_UNKNOWN
+							      : LK_BOTTOM;
 	}
 	enum lk *next = xcalloc(cx->nfuncs ? cx->nfuncs : 1, sizeof(*next));
 
@@ -43,11 +45,12 @@ void callgraph_resolve(struct ctx *cx)
 		changed = false;
 		for (size_t i = 0; i < cx->nfuncs; i++)
 			next[i] = LK_BOTTOM;
-		for (size_t k = 0; k < cx->ncalls; k++) {
-			struct call *c = &cx->calls[k];
+		for (size_t k = 0; k < cx->ncalls + cx->nmcalls; k++) {
+			struct call *c =
+			    k < cx->ncalls ? &cx->calls[k] : &cx->mcalls[k - cx->ncalls];
 			enum lk cv;
 
-			if (c->callee < 0)
+			if (c->callee < 0 || (k >= cx->ncalls && !cx->funcs[c->callee].via_members))
 				continue;
 			cv = call_state(cx, c);
 			if (cv == LK_BOTTOM)
@@ -62,7 +65,7 @@ void callgraph_resolve(struct ctx *cx)
 		for (size_t i = 0; i < cx->nfuncs; i++) {
 			struct func *f = &cx->funcs[i];
 
-			if (f->role != ROLE_NONE || f->addr_taken)
+			if (f->role != ROLE_NONE || (f->addr_taken && !f->via_members))
 				continue;
 			if (next[i] != f->entry) {
 				f->entry = next[i];
@@ -83,21 +86,23 @@ void callgraph_resolve(struct ctx *cx)
 			f->entry_evidence = xstrdup(f->role_evidence);
 			continue;
 		}
-		if (f->addr_taken) {
+		if (f->addr_taken && !f->via_members) {
 			f->entry_evidence = xasprintf("%s has callers blkmig cannot see: %s",
 						      f->name, f->addr_evidence);
 			continue;
 		}
-		for (size_t k = 0; k < cx->ncalls; k++) {
-			struct call *c = &cx->calls[k];
+		for (size_t k = 0; k < cx->ncalls + cx->nmcalls; k++) {
+			struct call *c =
+			    k < cx->ncalls ? &cx->calls[k] : &cx->mcalls[k - cx->ncalls];
 			struct func *caller = &cx->funcs[c->func];
 			enum lk cv;
 
-			if (callee_of(cx, c) != f)
+			if (callee_of(cx, c) != f || (k >= cx->ncalls && !f->via_members))
 				continue;
 			cv = call_state(cx, c);
 			char *where = xasprintf(
-			    "%s at %s:%u", caller->name, cx->tus[caller->tu].path,
+			    "%s%s%s at %s:%u", caller->name, k >= cx->ncalls ? " through " : "",
+			    k >= cx->ncalls ? c->callee_name : "", cx->tus[caller->tu].path,
 			    offset_line(&cx->tus[caller->tu], caller->nodes[c->node].start, NULL));
 
 			if (cv == LK_HELD && !first_held)

@@ -279,10 +279,28 @@ static void text_facts(struct ctx *cx, size_t ti)
 				else if (assigned && !strcmp(member, "request_fn"))
 					set_role(f, ROLE_REQUEST_FN, "request_fn assigned", t->path,
 						 line);
-				else if (!in_reg && !f->addr_taken) {
-					f->addr_taken = true;
-					f->addr_evidence =
-					    xasprintf("used as a value at %s:%u", t->path, line);
+				else if (!in_reg) {
+					/* `.op = f` / `x->op = f`: an ops table member */
+					bool member_store = assigned && member[0] && m > 0 &&
+							    (s[m - 1] == '.' || s[m - 1] == '>');
+
+					if (member_store) {
+						f->member_stores++;
+						vec_append(cx->mstore_func, cx->nmstore_func,
+							   cx->mstore_cap, (long)(f - cx->funcs));
+						strlist_push(&cx->mstore_member, member);
+					} else {
+						f->other_uses++;
+					}
+					if (!f->addr_taken) {
+						f->addr_taken = true;
+						f->addr_evidence =
+						    member_store
+							? xasprintf("stored in ->%s at %s:%u",
+								    member, t->path, line)
+							: xasprintf("used as a value at %s:%u",
+								    t->path, line);
+					}
 				}
 				free(member);
 			}
@@ -356,6 +374,243 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
 	return CXChildVisit_Continue;
 }
 
+/* The function a registration argument names, seen through macros and casts. */
+static struct func *arg_function(struct ctx *cx, const struct func *f, int a)
+{
+	struct func *r = NULL;
+
+	a = node_strip_casts(f, a);
+	while (a >= 0 && f->nodes[a].kind == CXCursor_UnaryOperator)
+		a = node_strip_casts(f, node_child(f, a, 0));
+	if (a < 0 || f->nodes[a].kind != CXCursor_DeclRefExpr)
+		return NULL;
+	CXCursor d = clang_getCursorReferenced(f->nodes[a].c);
+
+	if (clang_getCursorKind(d) == CXCursor_FunctionDecl) {
+		char *usr = cursor_usr(d);
+
+		r = func_by_usr(cx, usr);
+		free(usr);
+	}
+	return r;
+}
+
+/* Registrations the AST sees: through driver macros (FOO_INIT_QUEUE(fn)). */
+static void ast_registrations(struct ctx *cx)
+{
+	for (size_t k = 0; k < cx->ncalls; k++) {
+		struct call *c = &cx->calls[k];
+		struct func *f = &cx->funcs[c->func];
+
+		for (size_t r = 0; r < sizeof(regs) / sizeof(regs[0]); r++) {
+			struct func *g;
+			int a;
+
+			if (strcmp(c->callee_name, regs[r].name) ||
+			    (a = call_arg(f, c->node, regs[r].arg)) < 0 ||
+			    !(g = arg_function(cx, f, a)) || g->role == regs[r].role)
+				continue;
+			set_role(g, regs[r].role, regs[r].what, cx->tus[f->tu].path,
+				 offset_line(&cx->tus[f->tu], f->nodes[c->node].start, NULL));
+		}
+	}
+}
+
+char *member_callee(const struct func *f, int call)
+{
+	int n = node_child(f, call, 0);
+
+	for (int guard = 0; n >= 0 && guard < 8; guard++) {
+		enum CXCursorKind k = f->nodes[n].kind;
+
+		if (k == CXCursor_MemberRefExpr) {
+			CXString sp = clang_getCursorSpelling(f->nodes[n].c);
+			char *r = xstrdup(clang_getCString(sp));
+
+			clang_disposeString(sp);
+			return r[0] ? r : (free(r), NULL);
+		}
+		if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr &&
+		    k != CXCursor_UnaryOperator && k != CXCursor_CStyleCastExpr)
+			return NULL;
+		n = node_child(f, n, k == CXCursor_CStyleCastExpr ? node_nchildren(f, n) - 1 : 0);
+	}
+	return NULL;
+}
+
+/*
+ * A function whose only uses as a value are stores into struct members
+ * (`.end_request = f`, `cmd->done = f`) is called through those members:
+ * every call through a member of that name in the parsed files is one of
+ * its callers, when no file left unparsed calls through it.
+ */
+static void member_callers(struct ctx *cx)
+{
+	for (size_t fi = 0; fi < cx->nfuncs; fi++) {
+		struct func *f = &cx->funcs[fi];
+
+		for (int n = 0; n < f->nnodes; n++) {
+			char *m;
+
+			if (f->nodes[n].kind != CXCursor_CallExpr || !(m = member_callee(f, n)))
+				continue;
+			for (size_t k = 0; k < cx->mstore_member.n; k++) {
+				if (strcmp(cx->mstore_member.v[k], m))
+					continue;
+				struct call *c = vec_push(cx->mcalls, cx->nmcalls, cx->mcalls_cap);
+
+				c->func = fi;
+				c->node = n;
+				c->callee_name = xasprintf("->%s", m);
+				c->callee_usr = xstrdup("");
+				c->callee = cx->mstore_func[k];
+			}
+			free(m);
+		}
+	}
+	for (size_t fi = 0; fi < cx->nfuncs; fi++) {
+		struct func *f = &cx->funcs[fi];
+		bool seen = false, open = false;
+
+		if (!f->addr_taken || f->other_uses || !f->member_stores)
+			continue;
+		for (size_t k = 0; k < cx->nmcalls; k++)
+			seen |= cx->mcalls[k].callee == (long)fi;
+		for (size_t k = 0; k < cx->mstore_member.n; k++)
+			if (cx->mstore_func[k] == (long)fi &&
+			    strlist_has(&cx->open_members, cx->mstore_member.v[k]))
+				open = true;
+		f->via_members = seen && !open;
+	}
+	/* named in more files than the tree pass follows: callers unseen */
+	for (size_t fi = 0; fi < cx->nfuncs; fi++) {
+		struct func *f = &cx->funcs[fi];
+
+		if (f->is_static || f->role != ROLE_NONE || !strlist_has(&cx->open_names, f->name))
+			continue;
+		f->via_members = false;
+		if (!f->addr_taken) {
+			f->addr_taken = true;
+			free(f->addr_evidence);
+			f->addr_evidence = xasprintf("it is named in files that were not parsed "
+						     "(more than the tree pass follows)");
+		}
+		f->other_uses++;
+	}
+}
+
+static void add_queue_lock(struct ctx *cx, const char *refined)
+{
+	const char *at = strchr(refined, '@');
+	char *plain = at ? xstrndup(refined, (size_t)(at - refined)) : xstrdup(refined);
+
+	if (!strlist_has(&cx->queue_locks, refined))
+		strlist_push(&cx->queue_locks, refined);
+	if (!strlist_has(&cx->queue_locks, plain))
+		strlist_push(&cx->queue_locks, plain);
+	free(plain);
+}
+
+/*
+ * A lock that reaches blk_init_queue as a parameter of the function calling
+ * it (mmc_init_queue(mq, card, &md->lock) -> blk_init_queue(fn, lock)): the
+ * argument each caller passes is a queue lock.
+ */
+static void queue_lock_parameters(struct ctx *cx)
+{
+	for (size_t k = 0; k < cx->ncalls; k++) {
+		struct call *c = &cx->calls[k];
+		struct func *f = &cx->funcs[c->func];
+		int a, pi = -1;
+		char *usr;
+
+		if (strncmp(c->callee_name, "blk_init_queue", 14) ||
+		    (a = node_strip_casts(f, call_arg(f, c->node, 1))) < 0 ||
+		    f->nodes[a].kind != CXCursor_DeclRefExpr)
+			continue;
+		usr = ref_usr(f, a);
+		for (int p = 0; usr && p < f->nparams; p++)
+			if (!strcmp(f->param_usr[p], usr))
+				pi = p;
+		free(usr);
+		if (pi < 0)
+			continue;
+		for (size_t j = 0; j < cx->ncalls; j++) {
+			struct call *u = &cx->calls[j];
+			struct func *g = &cx->funcs[u->func];
+			int arg;
+			char *id;
+
+			if (u->callee != (long)(f - cx->funcs) ||
+			    (arg = call_arg(g, u->node, pi)) < 0)
+				continue;
+			id = lock_identity_ast(g, arg);
+			if (!id) {
+				char *txt = node_text(&cx->tus[g->tu], &g->nodes[arg]);
+				char *plain = lock_identity_text(txt);
+
+				id = lock_identity_refined(g, arg, plain);
+				if (!id)
+					id = plain;
+				else
+					free(plain);
+				free(txt);
+			}
+			if (strcmp(id, "var:NULL"))
+				add_queue_lock(cx, id);
+			free(id);
+		}
+	}
+}
+
+void facts_free(struct ctx *cx)
+{
+	for (size_t i = 0; i < cx->nfuncs; i++) {
+		struct func *f = &cx->funcs[i];
+
+		ast_free_func(f);
+		free(f->name);
+		free(f->usr);
+		free(f->role_evidence);
+		free(f->addr_evidence);
+		free(f->entry_evidence);
+		for (int k = 0; k < f->nparams; k++) {
+			free(f->param_usr[k]);
+			free(f->param_name[k]);
+		}
+		free(f->param_usr);
+		free(f->param_name);
+	}
+	free(cx->funcs);
+	cx->funcs = NULL;
+	cx->nfuncs = cx->funcs_cap = 0;
+	for (size_t i = 0; i < cx->ncalls; i++) {
+		free(cx->calls[i].callee_name);
+		free(cx->calls[i].callee_usr);
+	}
+	free(cx->calls);
+	cx->calls = NULL;
+	cx->ncalls = cx->calls_cap = 0;
+	for (size_t i = 0; i < cx->nmcalls; i++) {
+		free(cx->mcalls[i].callee_name);
+		free(cx->mcalls[i].callee_usr);
+	}
+	free(cx->mcalls);
+	cx->mcalls = NULL;
+	cx->nmcalls = cx->mcalls_cap = 0;
+	strlist_free(&cx->mstore_member);
+	free(cx->mstore_func);
+	cx->mstore_func = NULL;
+	cx->nmstore_func = cx->mstore_cap = 0;
+	strlist_free(&cx->queue_locks);
+	free(cx->by_name);
+	free(cx->by_usr);
+	free(cx->next_name);
+	free(cx->next_usr);
+	cx->by_name = cx->by_usr = cx->next_name = cx->next_usr = NULL;
+	cx->nbuckets = 0;
+}
+
 void facts_collect(struct ctx *cx)
 {
 	for (size_t ti = 0; ti < cx->ntus; ti++) {
@@ -407,9 +662,15 @@ void facts_collect(struct ctx *cx)
 	for (size_t k = 0; k < cx->ncalls; k++) {
 		struct call *c = &cx->calls[k];
 		struct func *f = func_by_usr(cx, c->callee_usr);
+		char *m = f ? NULL : member_callee(&cx->funcs[c->func], c->node);
 
-		if (!f)
+		/* a call through a member is no call of a function of that name */
+		if (!f && !m)
 			f = func_by_name(cx, c->callee_name, cx->funcs[c->func].tu);
+		free(m);
 		c->callee = f ? (long)(f - cx->funcs) : -1;
 	}
+	ast_registrations(cx);
+	member_callers(cx);
+	queue_lock_parameters(cx);
 }

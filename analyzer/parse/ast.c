@@ -477,7 +477,102 @@ bool is_queue_lock(struct ctx *cx, const char *plain, const char *refined)
  * "var:NAME" for a variable.  NULL when the AST does not say (then the
  * text is used).  Sees through macros such as CCISS_LOCK(i).
  */
+static char *lock_identity_depth(const struct func *f, int n, int depth);
+
+/*
+ * A local pointer that only ever holds one lock (`spinlock_t *qlock =
+ * req->q->queue_lock;` or assigned once) names that lock.  Any store of
+ * something else, or a second identity, and it names nothing known.
+ */
+static char *local_alias_identity(const struct func *f, int ref, int depth)
+{
+	CXCursor d = clang_getCursorReferenced(f->nodes[ref].c);
+	char *usr, *id = NULL;
+	bool bad = false;
+
+	if (depth > 2 || clang_getCursorKind(d) != CXCursor_VarDecl ||
+	    clang_getCursorKind(clang_getCursorSemanticParent(d)) != CXCursor_FunctionDecl)
+		return NULL;
+	usr = cursor_usr(d);
+	for (int k = 0; k < f->nnodes && !bad; k++) {
+		int value = -1;
+
+		if (f->nodes[k].kind == CXCursor_VarDecl) {
+			char *u = cursor_usr(f->nodes[k].c);
+
+			if (!strcmp(u, usr))
+				for (int c = f->nodes[k].first; c >= 0; c = f->nodes[c].next)
+					if (f->nodes[c].kind != CXCursor_TypeRef)
+						value = c;
+			free(u);
+		} else if (f->nodes[k].kind == CXCursor_BinaryOperator ||
+			   f->nodes[k].kind == CXCursor_CompoundAssignOperator) {
+			int lhs = node_strip(f, node_child(f, k, 0));
+			char *u = lhs >= 0 && f->nodes[lhs].kind == CXCursor_DeclRefExpr
+				      ? ref_usr(f, lhs)
+				      : NULL;
+
+			if (u && !strcmp(u, usr)) {
+				if (f->nodes[k].kind == CXCursor_CompoundAssignOperator)
+					bad = true;
+				else
+					value = node_child(f, k, 1);
+			}
+			free(u);
+		} else if (f->nodes[k].kind == CXCursor_UnaryOperator) {
+			/* &qlock: may be written through */
+			int op = node_strip(f, node_child(f, k, 0));
+			char *u = op >= 0 && f->nodes[op].kind == CXCursor_DeclRefExpr &&
+					  node_up(f, op) == k
+				      ? ref_usr(f, op)
+				      : NULL;
+
+			if (u && !strcmp(u, usr)) {
+				char *txt = NULL;
+				CXSourceRange r = clang_getCursorExtent(f->nodes[k].c);
+				CXToken *toks = NULL;
+				unsigned nt = 0;
+				CXTranslationUnit tu =
+				    clang_Cursor_getTranslationUnit(f->nodes[k].c);
+
+				clang_tokenize(tu, r, &toks, &nt);
+				if (nt) {
+					CXString sp = clang_getTokenSpelling(tu, toks[0]);
+
+					txt = xstrdup(clang_getCString(sp));
+					clang_disposeString(sp);
+				}
+				clang_disposeTokens(tu, toks, nt);
+				bad = txt && !strcmp(txt, "&");
+				free(txt);
+			}
+			free(u);
+		}
+		if (value < 0 || bad)
+			continue;
+		char *v = lock_identity_depth(f, value, depth + 1);
+
+		if (!v || (id && strcmp(id, v)))
+			bad = true;
+		if (!id && v)
+			id = v;
+		else
+			free(v);
+	}
+	free(usr);
+	if (bad) {
+		free(id);
+		return NULL;
+	}
+	return id;
+}
+
 char *lock_identity_ast(const struct func *f, int n)
+{
+	return lock_identity_depth(f, n, 0);
+}
+
+static char *lock_identity_depth(const struct func *f, int n, int depth)
 {
 	while (n >= 0) {
 		enum CXCursorKind k = f->nodes[n].kind;
@@ -513,7 +608,9 @@ char *lock_identity_ast(const struct func *f, int n)
 			free(usr);
 		}
 	} else if (f->nodes[n].kind == CXCursor_DeclRefExpr && name[0]) {
-		r = xasprintf("var:%s", name);
+		r = local_alias_identity(f, n, depth);
+		if (!r)
+			r = xasprintf("var:%s", name);
 	}
 	free(name);
 	return r;

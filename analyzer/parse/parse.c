@@ -17,7 +17,9 @@
  *   hang:SUBSTR makes the child crash or hang on paths containing SUBSTR.
  */
 #include <clang-c/CXCompilationDatabase.h>
+#include <link.h>
 #include <errno.h>
+#include <glob.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
@@ -31,6 +33,7 @@
 
 #include "analysis.h"
 #include "cleanup.h"
+#include "ktree.h"
 
 struct bm_model_file {
 	const char *name;
@@ -40,11 +43,12 @@ extern const struct bm_model_file bm_model_files[];
 
 struct parse_env {
 	struct bm_run *run;
-	char *tmp;	 /* run's temporary directory */
-	char *modeldir;	 /* tmp/model */
-	char *stubdir;	 /* tmp/stubs */
-	char *asmdir;	 /* tmp/asm: asm -> the tree's asm-ARCH */
-	bool model_mode; /* no real headers given */
+	char *tmp;	   /* run's temporary directory */
+	char *modeldir;	   /* tmp/model */
+	char *stubdir;	   /* tmp/stubs */
+	struct ktree *kt;  /* --kernel-tree: per-file arch and configuration */
+	char *builtin_inc; /* libclang's own <stdarg.h> (kbuild: -isystem gcc's) */
+	bool model_mode;   /* no real headers given */
 	CXCompilationDatabase db;
 };
 
@@ -89,11 +93,62 @@ static int write_text(const char *path, const char *text)
 	return r;
 }
 
-static bool is_dir(const char *p)
+/*
+ * The kernel is built with -nostdinc -isystem $(gcc -print-file-name=include):
+ * only the compiler's own headers (stdarg.h).  Ours are libclang's, beside
+ * the library: LIBDIR/clang/VERSION/include.
+ */
+static int find_libclang(struct dl_phdr_info *info, size_t size, void *data)
 {
-	struct stat st;
+	char **out = data;
+	const char *base = info->dlpi_name ? strrchr(info->dlpi_name, '/') : NULL;
 
-	return !stat(p, &st) && S_ISDIR(st.st_mode);
+	(void)size;
+	if (base && !strncmp(base, "/libclang", 9) && !*out)
+		*out = xstrdup(info->dlpi_name);
+	return *out != NULL;
+}
+
+static char *clang_builtin_includes(void)
+{
+	char *lib = NULL, *slash, *r = NULL, real[PATH_MAX];
+	glob_t g;
+
+	dl_iterate_phdr(find_libclang, &lib);
+	if (!lib)
+		return NULL;
+	/* /lib/<triple>/libclang-N.so -> LLVM's own lib directory */
+	if (realpath(lib, real)) {
+		free(lib);
+		lib = xstrdup(real);
+	}
+	slash = strrchr(lib, '/');
+	*slash = '\0';
+	for (int up = 0; up < 2 && !r; up++) {
+		memset(&g, 0, sizeof(g));
+		char *g1 = xasprintf("%s%s/clang/*/include/stdarg.h", lib, up ? "/.." : "");
+
+		if (!glob(g1, 0, NULL, &g) && g.gl_pathc)
+			r = xstrndup(g.gl_pathv[g.gl_pathc - 1],
+				     strlen(g.gl_pathv[g.gl_pathc - 1]) - strlen("/stdarg.h"));
+		if (!r) {
+			/* Debian: /usr/lib/<triple>/libclang -> /usr/lib/llvm-N/lib */
+			free(g1);
+			if (g.gl_pathc)
+				globfree(&g);
+			memset(&g, 0, sizeof(g));
+			g1 = xasprintf("%s/../llvm-*/lib/clang/*/include/stdarg.h", lib);
+			if (!glob(g1, 0, NULL, &g) && g.gl_pathc)
+				r = xstrndup(g.gl_pathv[g.gl_pathc - 1],
+					     strlen(g.gl_pathv[g.gl_pathc - 1]) -
+						 strlen("/stdarg.h"));
+		}
+		if (g.gl_pathc)
+			globfree(&g);
+		free(g1);
+	}
+	free(lib);
+	return r;
 }
 
 struct parse_env *parse_env_new(struct bm_run *run)
@@ -139,27 +194,8 @@ struct parse_env *parse_env_new(struct bm_run *run)
 	}
 
 	if (run->opt.kernel_tree) {
-		/* <asm/...>: configured trees have include/asm; old unconfigured ones
-		 * only include/asm-ARCH; newer ones arch/ARCH/include/asm. */
-		const char *arches[] = {"x86", "i386", "x86_64"};
-
-		for (size_t i = 0; i < 3 && !env->asmdir; i++) {
-			char *d = xasprintf("%s/include/asm-%s", run->opt.kernel_tree, arches[i]);
-
-			if (is_dir(d)) {
-				char *link;
-
-				env->asmdir = xasprintf("%s/asm", tmpl);
-				mkdirs(env->asmdir);
-				link = xasprintf("%s/asm", env->asmdir);
-				if (symlink(d, link)) {
-					free(env->asmdir);
-					env->asmdir = NULL;
-				}
-				free(link);
-			}
-			free(d);
-		}
+		env->kt = ktree_new(run->opt.kernel_tree, tmpl);
+		env->builtin_inc = clang_builtin_includes();
 	}
 	if (run->opt.build_dir) {
 		CXCompilationDatabase_Error err;
@@ -201,7 +237,8 @@ void parse_env_free(struct parse_env *env)
 	free(env->tmp);
 	free(env->modeldir);
 	free(env->stubdir);
-	free(env->asmdir);
+	ktree_free(env->kt);
+	free(env->builtin_inc);
 	free(env);
 }
 
@@ -274,20 +311,12 @@ static void build_args(struct parse_env *env, const char *path, struct bm_strlis
 	for (size_t i = 0; i < o->include_dirs.n; i++)
 		strlist_push_owned(a, xasprintf("-I%s", o->include_dirs.v[i]));
 	db_args(env, path, a, cwd);
-	if (o->kernel_tree) {
-		static const char *const sub[] = {"include", "arch/x86/include",
-						  "arch/x86/include/generated", "include/uapi",
-						  "arch/x86/include/uapi"};
-
-		for (size_t i = 0; i < sizeof(sub) / sizeof(sub[0]); i++) {
-			char *d = xasprintf("%s/%s", o->kernel_tree, sub[i]);
-
-			if (is_dir(d))
-				strlist_push_owned(a, xasprintf("-I%s", d));
-			free(d);
+	if (env->kt) {
+		ktree_file_args(env->kt, path, a);
+		if (env->builtin_inc) {
+			strlist_push(a, "-isystem");
+			strlist_push(a, env->builtin_inc);
 		}
-		if (env->asmdir)
-			strlist_push_owned(a, xasprintf("-I%s", env->asmdir));
 	}
 	if (env->model_mode)
 		strlist_push_owned(a, xasprintf("-I%s", env->modeldir));
@@ -326,6 +355,12 @@ static CXTranslationUnit parse_one(struct parse_env *env, CXIndex idx, const cha
 	if (!realpath(path, abspath))
 		snprintf(abspath, sizeof(abspath), "%s", path);
 	build_args(env, path, &a, &cwd);
+	if (getenv("BLKMIG_KTREE_TRACE")) {
+		fprintf(stderr, "blkmig: parse %s:", abspath);
+		for (size_t i = 0; i < a.n; i++)
+			fprintf(stderr, " '%s'", a.v[i]);
+		fputc('\n', stderr);
+	}
 	if (cwd && getcwd(oldcwd, sizeof(oldcwd)) && !chdir(cwd))
 		chdired = true;
 	for (int round = 0; round < 64; round++) {
@@ -390,6 +425,48 @@ static void fault_inject(const char *path)
 			pause();
 }
 
+/* The main file of a TU as libclang names it. */
+static CXFile main_file(CXTranslationUnit tu, const char *path)
+{
+	char abs[PATH_MAX];
+	CXFile f;
+	CXString mp;
+
+	if (!realpath(path, abs))
+		snprintf(abs, sizeof(abs), "%s", path);
+	f = clang_getFile(tu, abs);
+	if (f)
+		return f;
+	mp = clang_getTranslationUnitSpelling(tu);
+	f = clang_getFile(tu, clang_getCString(mp));
+	clang_disposeString(mp);
+	return f;
+}
+
+/* Errors and warnings of a parse; offsets of the errors in the main file. */
+static void count_diagnostics(CXTranslationUnit tu, CXFile mainf, unsigned *errors,
+			      unsigned *warnings, size_t **offs, size_t *noffs, size_t *cap)
+{
+
+	for (unsigned i = 0, n = clang_getNumDiagnostics(tu); i < n; i++) {
+		CXDiagnostic d = clang_getDiagnostic(tu, i);
+		enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
+		CXFile df;
+		size_t off;
+
+		if (sev >= CXDiagnostic_Error) {
+			(*errors)++;
+			off = loc_offset(clang_getDiagnosticLocation(d), &df);
+			if (df && mainf && clang_File_isEqual(df, mainf)) {
+				vec_append(*offs, *noffs, *cap, off);
+			}
+		} else if (sev == CXDiagnostic_Warning) {
+			(*warnings)++;
+		}
+		clang_disposeDiagnostic(d);
+	}
+}
+
 /* Child: parse, write "errors warnings stubbed saved" and the AST. */
 static void child_parse(struct parse_env *env, const char *path, const char *res, const char *ast)
 {
@@ -398,26 +475,24 @@ static void child_parse(struct parse_env *env, const char *path, const char *res
 	CXTranslationUnit tu;
 	FILE *f;
 	int saved = 0;
-	unsigned errors = 0;
+	unsigned errors = 0, warnings = 0;
+	size_t *offs = NULL, noffs = 0, cap = 0;
 
 	fault_inject(path);
 	tu = parse_one(env, idx, path, &stubbed);
 	if (!tu)
 		_exit(3);
-	/* a saved AST keeps no diagnostics: with errors the parent parses again and counts them */
-	for (unsigned i = 0, n = clang_getNumDiagnostics(tu); i < n; i++) {
-		CXDiagnostic d = clang_getDiagnostic(tu, i);
-
-		if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error)
-			errors++;
-		clang_disposeDiagnostic(d);
-	}
+	count_diagnostics(tu, main_file(tu, path), &errors, &warnings, &offs, &noffs, &cap);
+	/*
+	 * A saved AST comes back without its diagnostics: only a clean parse is saved (its
+	 * warning count passed on here); with errors the parent parses again and keeps them.
+	 */
 	saved = !errors && clang_saveTranslationUnit(tu, ast, clang_defaultSaveOptions(tu)) ==
 			       CXSaveError_None;
 	f = fopen(res, "w");
 	if (!f)
 		_exit(4);
-	fprintf(f, "%d %d\n", stubbed, saved);
+	fprintf(f, "%d %d %u %u\n", stubbed, saved, errors, warnings);
 	fclose(f);
 	_exit(0);
 }
@@ -462,18 +537,10 @@ static void load_diagnostics(struct parse_env *env, struct bm_file *file, struct
 			     int stubbed)
 {
 	char mpath[PATH_MAX];
-	char abs[PATH_MAX];
-	CXString mp;
 
 	snprintf(mpath, sizeof(mpath), "%s/blkmig_model.h", env->modeldir);
 	file->used_model = env->model_mode || clang_getFile(t->tu, mpath) != NULL;
-	if (!realpath(file->path, abs))
-		snprintf(abs, sizeof(abs), "%s", file->path);
-	t->cxfile = clang_getFile(t->tu, abs);
-	mp = clang_getTranslationUnitSpelling(t->tu);
-	if (!t->cxfile)
-		t->cxfile = clang_getFile(t->tu, clang_getCString(mp));
-	clang_disposeString(mp);
+	t->cxfile = main_file(t->tu, file->path);
 	for (unsigned i = 0, n = clang_getNumDiagnostics(t->tu); i < n; i++) {
 		CXDiagnostic d = clang_getDiagnostic(t->tu, i);
 		enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
@@ -527,17 +594,22 @@ static bool finish_file(struct parse_env *env, CXIndex idx, size_t fi, int statu
 		file->status = BM_PARSE_FAILED;
 		file->reason = xstrdup("libclang could not parse the file");
 	} else if ((f = fopen(res, "r"))) {
-		if (fscanf(f, "%d %d", &stubbed, &saved) != 2)
+		unsigned errors = 0, warnings = 0;
+
+		if (fscanf(f, "%d %d %u %u", &stubbed, &saved, &errors, &warnings) != 4)
 			stubbed = saved = 0;
-		fclose(f);
 		t->tu = NULL;
 		if (saved && clang_createTranslationUnit2(idx, ast, &t->tu) != CXError_Success)
 			t->tu = NULL;
-		if (!t->tu) {
+		if (t->tu) {
+			/* the child's clean parse: its warnings are counted here, not in the AST */
+			file->warnings = warnings;
+		} else {
 			bool st = false;
 
 			t->tu = parse_one(env, idx, file->path, &st);
 		}
+		fclose(f);
 		if (t->tu) {
 			ok = true;
 		} else {
@@ -624,6 +696,18 @@ size_t parse_files(struct parse_env *env, CXIndex idx, size_t *files, size_t nfi
 			if (running[j].pid)
 				continue;
 			size_t k = next++;
+			const char *fpath = env->run->files[files[k]].path;
+
+			if (env->kt) {
+				/* computed here, once: the children inherit the cache */
+				struct bm_strlist none = {0};
+
+				ktree_file_args(env->kt, fpath, &none);
+				strlist_free(&none);
+				if (getenv("BLKMIG_KTREE_TRACE"))
+					fprintf(stderr, "blkmig: %s: %s\n", fpath,
+						ktree_file_summary(env->kt, fpath));
+			}
 			char *res = xasprintf("%s/res.%zu", env->tmp, k);
 			char *ast = xasprintf("%s/ast.%zu", env->tmp, k);
 			pid_t pid;
@@ -632,7 +716,7 @@ size_t parse_files(struct parse_env *env, CXIndex idx, size_t *files, size_t nfi
 			pid = fork();
 			if (pid == 0) {
 				cleanup_in_child(false);
-				child_parse(env, env->run->files[files[k]].path, res, ast);
+				child_parse(env, fpath, res, ast);
 			}
 			if (pid > 0)
 				cleanup_add_child(pid, false);

@@ -232,6 +232,45 @@ grep -q '"used_model": true' "$tmp/out" && grep -q '"errors": 0' "$tmp/out" &&
 	grep -q '"state": "held"' "$tmp/out" && pass kernel-tree-model-and-asm ||
 	fail kernel-tree-model-and-asm "$(grep -E 'status|errors|state' "$tmp/out" | head)"
 
+# a kernel tree found by itself, its files parsed for their own architecture with a
+# generated configuration: arch zz is chosen from the Kconfig dependency of the
+# driver's Makefile symbol; its defconfig turns on the code path that parses
+zt=$tmp/ztree; mkdir -p "$zt/include/linux" "$zt/include/asm-x86" "$zt/include/asm-zz" \
+	"$zt/arch/zz/configs" "$zt/arch/x86/configs" "$zt/drivers/block"
+printf 'VERSION = 2\nPATCHLEVEL = 6\nSUBLEVEL = 24\n' >"$zt/Makefile"
+printf '/* kernel.h */\n' >"$zt/include/linux/kernel.h"
+printf 'config ZZ_BUS\n\tdef_bool y\n' >"$zt/arch/zz/Kconfig"
+printf 'config X86_64\n\tdef_bool y\n' >"$zt/arch/x86/Kconfig"
+printf 'CONFIG_X86_64=y\n' >"$zt/arch/x86/configs/x86_64_defconfig"
+printf 'CONFIG_ZZ_BUS=y\nCONFIG_ZZ_BLK=m\nCONFIG_ZZ_FIFO_DEPTH=4\n' >"$zt/arch/zz/defconfig"
+printf 'config ZZ_BLK\n\ttristate "zz disk"\n\tdepends on ZZ_BUS && BLOCK\n' \
+	>"$zt/drivers/block/Kconfig"
+printf 'obj-$(CONFIG_ZZ_BLK) += zzdrv.o\n' >"$zt/drivers/block/Makefile"
+printf 'typedef unsigned short zz_reg_t;\nstatic inline zz_reg_t zz_in(void) { return 0; }\n' \
+	>"$zt/include/asm-zz/zz_io.h"
+cat >"$zt/drivers/block/zzdrv.c" <<'EOT'
+#include <linux/blkdev.h>
+#include <asm/zz_io.h>
+static DEFINE_SPINLOCK(zz_lock);
+static void zz_request(struct request_queue *q)
+{
+	struct request *rq = elv_next_request(q);
+#if defined(CONFIG_ZZ_FIFO_DEPTH) && defined(CONFIG_ZZ_BLK_MODULE)
+	zz_reg_t v = zz_in();
+#else
+	zz_reg_t v = not_configured;
+#endif
+	end_request(rq, v == 0);
+}
+static int zz_init(void) { blk_init_queue(zz_request, &zz_lock); return 0; }
+EOT
+expect kernel-tree-detected 0 "$B" scan --format json "$zt/drivers/block"
+grep -q 'is a kernel tree' "$tmp/err" && grep -q '"errors": 0' "$tmp/out" &&
+	grep -q '"typed": true' "$tmp/out" && grep -q '"state": "held"' "$tmp/out" &&
+	pass kernel-tree-arch-and-config ||
+	fail kernel-tree-arch-and-config "$(cat "$tmp/err"; grep -E 'errors|typed|state' "$tmp/out")"
+expect kernel-tree-not-a-dir 2 "$B" scan --kernel-tree "$zt/Makefile" "$zt/drivers"
+
 # ---- -j: the same result with one and two workers -------------------------------------
 "$B" scan -q -j 1 --format json "$cases" >"$tmp/j1" 2>/dev/null
 "$B" scan -q -j 2 --format json "$cases" >"$tmp/j2" 2>/dev/null
