@@ -844,6 +844,66 @@ static char *collapse_space(const char *text)
 }
 
 /* Final outcome of each inventory site for the report and the summary. */
+/*
+ * A file is converted whole or not at all.  A file whose conversion leaves any of its
+ * legacy calls to a human (a manual site, or a call still in its lines after both tools)
+ * would mix the 2.6.24 and 2.6.25 APIs, and a converted call can then finish a request
+ * that a legacy call left beside it finishes again (mmc's error loop before its
+ * end_that_request_last).  Such a file is left as it was, before anything is written,
+ * and the report names the sites that need the human.
+ */
+static void leave_partial_files(struct mig *m)
+{
+	for (size_t ci = 0; ci < m->nc; ci++) {
+		struct cand *c = &m->c[ci];
+		struct bm_strlist left = {0};
+
+		if (!changed(c))
+			continue;
+		for (size_t i = 0; i < m->inv.nsites; i++) {
+			const struct bm_site *s = &m->inv.sites[i];
+			bool manual =
+			    s->verdict == BM_MANUAL && !(m->origin && m->origin[i] == 's');
+			unsigned first, last;
+			char *after;
+
+			if (cand_of(m, s->file) != c)
+				continue;
+			if (!manual) {
+				before_range(s, c->orig_data, c->orig_len, &first, &last);
+				after = udiff_new_lines(c->orig_data, c->orig_len, c->final,
+							c->final_len, first, last);
+				manual = after && still_calls(after, s->call);
+				free(after);
+			}
+			if (manual)
+				strlist_push_owned(
+				    &left,
+				    xasprintf("%s at line %u (%s)", s->call, s->line,
+					      s->reason_code ? s->reason_code : "still called"));
+		}
+		if (left.n) {
+			char *list = xstrdup(left.v[0]), *why;
+
+			for (size_t k = 1; k < left.n; k++) {
+				char *t = xasprintf("%s, %s", list, left.v[k]);
+
+				free(list);
+				list = t;
+			}
+			why = xasprintf("%zu legacy call(s) of this file need a human: %s; "
+					"converting the others alone would mix the 2.6.24 "
+					"and 2.6.25 APIs in one file",
+					left.n, list);
+
+			leave_untouched(c, "partial_file", why);
+			free(why);
+			free(list);
+		}
+		strlist_free(&left);
+	}
+}
+
 static void finish_sites(struct mig *m, size_t *converted, size_t *by_spatch)
 {
 	*converted = *by_spatch = 0;
@@ -1306,6 +1366,7 @@ int cmd_migrate(int argc, char **argv)
 
 	/* in place: written before the totals, so a file that could not be written is
 	 * counted as such (file_not_writable), never as converted */
+	leave_partial_files(&m);
 	if (m.a.mode == MODE_IN_PLACE)
 		failed_writes = replace_changed_files(&m);
 	finish_sites(&m, &converted, &by_spatch);

@@ -97,6 +97,8 @@ static const struct {
      "blkmig verify found a lock-variant problem in the converted file; it is left untouched"},
     {"tools_disagree",
      "spatch converted a site the analyzer holds unsafe; the file is left untouched"},
+    {"partial_file",
+     "other legacy calls of the file need a human; the file is left whole, never half converted"},
 };
 
 /* The i-th reason code of the catalogue above (NULL past the end), for writers that list

@@ -83,6 +83,9 @@ static const char *reason_help(const char *code)
 	    {"tools_disagree",
 	     "spatch converted a site the analyzer holds unsafe: the file was left as it was; "
 	     "review the site the message names."},
+	    {"partial_file", "Other legacy calls of this file need a human: the file was left as "
+			     "it was, so it never mixes the 2.6.24 and 2.6.25 APIs; resolve the "
+			     "sites the message names, then run again."},
 	};
 
 	for (size_t i = 0; i < sizeof(h) / sizeof(h[0]); i++)
