@@ -1264,8 +1264,12 @@ int cmd_migrate(int argc, char **argv)
 				continue;
 			if (pf && pf->problem) {
 				char *t = user_names(&m, pf->problem);
+				bool unwritable =
+				    m.a.mode == MODE_IN_PLACE &&
+				    atomic_precheck(c->orig, NULL, 0, NULL, err, sizeof(err)) < 0;
 
-				leave_untouched(c, "conflicting_edits", t);
+				leave_untouched(
+				    c, unwritable ? "file_not_writable" : "conflicting_edits", t);
 				free(t);
 				continue;
 			}
@@ -1367,8 +1371,12 @@ int cmd_migrate(int argc, char **argv)
 	/* in place: written before the totals, so a file that could not be written is
 	 * counted as such (file_not_writable), never as converted */
 	leave_partial_files(&m);
-	if (m.a.mode == MODE_IN_PLACE)
+	if (m.a.mode == MODE_IN_PLACE) {
 		failed_writes = replace_changed_files(&m);
+		for (size_t i = 0; i < m.nc; i++) /* refused before writing: also a failed write */
+			failed_writes += m.c[i].problem && m.c[i].problem_code &&
+					 !strcmp(m.c[i].problem_code, "file_not_writable");
+	}
 	finish_sites(&m, &converted, &by_spatch);
 	for (size_t i = 0; i < m.nc; i++) {
 		nchanged += changed(&m.c[i]);

@@ -131,7 +131,10 @@ if [ -n "$root" ]; then
 import json, sys
 r = json.load(open(sys.argv[1]))
 sites = [s for s in r.get("sites", []) if s.get("file", "").endswith(sys.argv[2])]
-ok = sites and all(s.get("verdict") == "manual" and s.get("reason") == "file_not_writable" for s in sites)
+def code(s):
+    r = s.get("reason")
+    return r.get("code") if isinstance(r, dict) else r
+ok = sites and all(s.get("verdict") == "manual" and code(s) == "file_not_writable" for s in sites)
 sys.exit(0 if ok else 1)
 EOT
 		then pass fault-immutable-report-true; else
