@@ -257,6 +257,37 @@ combine_test() {
 }
 combine_test
 
+# ---- a file is converted whole or not at all: one site a human must decide keeps the
+# file as it was, and the site that would convert says why (partial_file) ---------------
+partial_test() {
+	local w=$SCRATCH/partial src=$TOP/tests/migrate/cases/partial/partial.c rc
+	mkdir -p "$w"
+	cp "$src" "$w/"
+	"$BLKMIG" migrate -q --in-place --report "$w/rep" "$w/partial.c" > /dev/null 2> "$w/log"
+	rc=$?
+	if [ $rc = 1 ] && cmp -s "$src" "$w/partial.c"; then
+		pass partial/file-left-whole
+	else
+		fail partial/file-left-whole "exit $rc; $(diff "$src" "$w/partial.c" | head -5)"
+	fi
+	if grep -q 'partial.c:[0-9]*:[0-9]*: manual: end_request in vnd_request(): partial_file: 1 legacy call(s) of this file need a human: end_that_request_last at line 23 (last_may_have_data)' \
+		"$w/log" &&
+		python3 - "$w/rep/report.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+codes = sorted((s["line"], s["verdict"], s["reason"]["code"]) for s in r["sites"])
+assert codes == [(23, "manual", "last_may_have_data"), (32, "manual", "partial_file")], codes
+f = [f for f in r["files"] if f["path"].endswith("partial.c")][0]
+assert f["outcome"]["status"] == "left_untouched" and f["outcome"]["code"] == "partial_file", f
+PY
+	then
+		pass partial/reported
+	else
+		fail partial/reported "$(cat "$w/log")"
+	fi
+}
+partial_test
+
 # ---- --report DIR: text, JSON, SARIF and HTML of the migrate run ---------------------
 report_test() {
 	local w=$SCRATCH/report n
