@@ -1,5 +1,5 @@
 /*
- * util.c - checked allocation, string lists and buffers, file reading.
+ * util.c - checked allocation, string lists and buffers, file reading, mkdir -p.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* the test drivers build it without -D_GNU_SOURCE */
@@ -181,4 +181,21 @@ char *read_file(const char *path, size_t *len)
 	if (len)
 		*len = b.len;
 	return sbuf_take(&b);
+}
+
+int mkdirs(const char *path)
+{
+	char *p = xstrdup(path);
+
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		mkdir(p, 0755); /* an existing parent is fine; the last mkdir says */
+		*s = '/';
+	}
+	int r = mkdir(p, 0755);
+
+	free(p);
+	return r && errno != EEXIST ? -1 : 0;
 }

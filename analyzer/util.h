@@ -34,5 +34,7 @@ char *sbuf_take(struct sbuf *b); /* returns "" for an empty buffer */
 
 /* Read a whole file; NULL with errno set on failure. */
 char *read_file(const char *path, size_t *len);
+/* mkdir -p PATH (mode 0755): 0, or -1 with errno when PATH cannot be made. */
+int mkdirs(const char *path);
 
 #endif

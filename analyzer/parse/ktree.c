@@ -160,23 +160,6 @@ static bool next_line(const char *s, size_t len, size_t *p, size_t *a, size_t *b
 	return true;
 }
 
-static int mkdirs(const char *path)
-{
-	char *p = xstrdup(path);
-
-	for (char *s = p + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		mkdir(p, 0755);
-		*s = '/';
-	}
-	int r = mkdir(p, 0755);
-
-	free(p);
-	return r && errno != EEXIST ? -1 : 0;
-}
-
 static void write_atomic(const char *path, const char *text)
 {
 	char *tmp = xasprintf("%s.%d.tmp", path, (int)getpid());

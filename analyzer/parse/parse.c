@@ -52,23 +52,6 @@ struct parse_env {
 	CXCompilationDatabase db;
 };
 
-static int mkdirs(const char *path)
-{
-	char *p = xstrdup(path);
-
-	for (char *s = p + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		mkdir(p, 0755);
-		*s = '/';
-	}
-	int r = mkdir(p, 0755);
-
-	free(p);
-	return r && errno != EEXIST ? -1 : 0;
-}
-
 static int write_text(const char *path, const char *text)
 {
 	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
