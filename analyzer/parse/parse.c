@@ -409,6 +409,14 @@ static void fault_inject(const char *path)
 }
 
 /* The main file of a TU as libclang names it. */
+/* A file's parse outcome replaces any earlier one (the prefilter's "skipped" for a file
+ * the tree index takes later). */
+static void file_reason(struct bm_file *file, char *reason)
+{
+	free(file->reason);
+	file->reason = reason;
+}
+
 static CXFile main_file(CXTranslationUnit tu, const char *path)
 {
 	char abs[PATH_MAX];
@@ -548,10 +556,10 @@ static void load_diagnostics(struct parse_env *env, struct bm_file *file, struct
 	}
 	file->status = file->errors ? BM_PARSE_PARTIAL : BM_PARSE_OK;
 	if (file->errors)
-		file->reason = xasprintf("%u error(s) while parsing%s", file->errors,
-					 stubbed ? "; missing headers replaced by stubs" : "");
+		file_reason(file, xasprintf("%u error(s) while parsing%s", file->errors,
+					    stubbed ? "; missing headers replaced by stubs" : ""));
 	else if (stubbed)
-		file->reason = xstrdup("missing headers replaced by empty stubs");
+		file_reason(file, xstrdup("missing headers replaced by empty stubs"));
 }
 
 /* Finish one file in the parent after its child exited with STATUS. */
@@ -567,15 +575,15 @@ static bool finish_file(struct parse_env *env, CXIndex idx, size_t fi, int statu
 
 	if (timed_out) {
 		file->status = BM_PARSE_FAILED;
-		file->reason = xasprintf("libclang did not finish within %u s; file skipped",
-					 env->run->opt.timeout);
+		file_reason(file, xasprintf("libclang did not finish within %u s; file skipped",
+					    env->run->opt.timeout));
 	} else if (WIFSIGNALED(status)) {
 		file->status = BM_PARSE_FAILED;
-		file->reason =
-		    xasprintf("libclang crashed (signal %d); file skipped", WTERMSIG(status));
+		file_reason(file, xasprintf("libclang crashed (signal %d); file skipped",
+					    WTERMSIG(status)));
 	} else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		file->status = BM_PARSE_FAILED;
-		file->reason = xstrdup("libclang could not parse the file");
+		file_reason(file, xstrdup("libclang could not parse the file"));
 	} else if ((f = fopen(res, "r"))) {
 		unsigned errors = 0, warnings = 0;
 
@@ -597,7 +605,7 @@ static bool finish_file(struct parse_env *env, CXIndex idx, size_t fi, int statu
 			ok = true;
 		} else {
 			file->status = BM_PARSE_FAILED;
-			file->reason = xstrdup("libclang could not parse the file");
+			file_reason(file, xstrdup("libclang could not parse the file"));
 		}
 	}
 	if (ok)
@@ -649,7 +657,7 @@ static size_t parse_files_in_process(struct parse_env *env, CXIndex idx, size_t 
 		t->tu = parse_one(env, idx, file->path, &stubbed);
 		if (!t->tu) {
 			file->status = BM_PARSE_FAILED;
-			file->reason = xstrdup("libclang could not parse the file");
+			file_reason(file, xstrdup("libclang could not parse the file"));
 			continue;
 		}
 		load_diagnostics(env, file, t, stubbed);
@@ -709,7 +717,7 @@ size_t parse_files(struct parse_env *env, CXIndex idx, size_t *files, size_t nfi
 				struct bm_file *file = &env->run->files[files[k]];
 
 				file->status = BM_PARSE_FAILED;
-				file->reason = xasprintf("cannot fork: %s", strerror(errno));
+				file_reason(file, xasprintf("cannot fork: %s", strerror(errno)));
 				exit_status[k] = -1;
 				finished[k] = 1;
 				done++;
