@@ -98,11 +98,25 @@ check_one() {
 	fi
 	want=$(awk -v f="$rel" '$1 == f { print $2 }' "$left")
 	n=$(grep -c "error: .* is unavailable: legacy " <<<"$err")
-	if [ -n "$want" ] && [ "$want" -gt 0 ] && [ "$n" -eq "$want" ] &&
-		[ "$(grep -c 'error:' <<<"$err")" -eq "$n" ]; then
-		echo "OK $rel ($n legacy calls left, reported)"
+	# block/ll_rw_blk.c defines and exports the legacy functions themselves: an error on
+	# such a line (or inside EXPORT_SYMBOL's expansion in module.h) is the old API's own
+	# definition, not a use of it
+	defs=$(grep -c "^include/linux/module.h:[0-9]*:[0-9]*: error: .* is unavailable: legacy " <<<"$err")
+	for line in $(grep "error: .* is unavailable: legacy " <<<"$err" |
+		sed -n 's|^.*\.c:\([0-9][0-9]*\):[0-9]*: error: .*|\1|p'); do
+		sed -n "${line}p" "$src/$rel" | grep -Eq \
+			'^((int|void) |EXPORT_SYMBOL\()(end_that_request_(first|chunk|last)|end_(queued|dequeued)_request|end_request)\b' &&
+			defs=$((defs + 1))
+	done
+	uses=$((n - defs))
+	if [ "$(grep -c 'error:' <<<"$err")" -eq "$n" ] && [ "$uses" -eq "${want:-0}" ]; then
+		if [ "$uses" -gt 0 ]; then
+			echo "OK $rel ($uses legacy calls left, reported)"
+		else
+			echo "OK $rel (only the legacy API's own definitions)"
+		fi
 	else
-		echo "FAIL $rel: $(printf '%s\n' "$err" | grep -m1 'error:' || printf '%s\n' "$err" | tail -n1)${want:+ ($n legacy uses, $want reported)}"
+		echo "FAIL $rel: $(printf '%s\n' "$err" | grep -m1 'error:' || printf '%s\n' "$err" | tail -n1) ($uses legacy uses, ${want:-0} reported)"
 	fi
 }
 export -f check_one
