@@ -59,9 +59,11 @@ static void file_lines(FILE *out, const struct bm_file *f, unsigned first_line)
 			f->outcome_code ? f->outcome_code : "unparsed");
 }
 
+/* A legacy call left and an old bug the conversion kept are warnings; what the conversion
+ * made fails (error), as in the exit status. */
 static const char *finding_level(enum bm_finding_kind k)
 {
-	return k == BM_FIND_LEGACY_CALL ? "warning" : "error";
+	return k == BM_FIND_LEGACY_CALL || k == BM_FIND_PREEXISTING_LOCK_BUG ? "warning" : "error";
 }
 
 static int report_verify(const struct bm_run *run, FILE *out)

@@ -62,7 +62,7 @@ check text/scan-compiler-form compiler_form "$W/cases.txt" "$nsites"
 JSON_REPORTS+=("$W/verify.json")
 check text/verify-compiler-form compiler_form "$W/verify.txt" 0
 nfind=$(py 'import json,sys; print(len(json.load(open(sys.argv[1]))["findings"]))' "$W/verify.json")
-nerr=$(grep -cE '^[^ :]+:[0-9]+:[0-9]+: (warning|error): .*\[(legacy_call|locked_variant_without_lock|unlocked_variant_with_lock_held)\]$' "$W/verify.txt")
+nerr=$(grep -cE '^[^ :]+:[0-9]+:[0-9]+: (warning|error): .*\[(legacy_call|locked_variant_without_lock|unlocked_variant_with_lock_held|preexisting_lock_bug)\]$' "$W/verify.txt")
 [ "$nfind" = "$nerr" ] && [ "$nfind" -gt 0 ] && pass text/verify-one-line-per-finding ||
 	fail text/verify-one-line-per-finding "$nerr lines, $nfind findings"
 # -o - is standard output, in every format
@@ -111,16 +111,16 @@ origin_lines() {
 	py '
 import json, sys
 d = json.load(open(sys.argv[1])); first, hook = sys.argv[2], sys.argv[3]
-last = [s for s in d["sites"] if s["file"].endswith("shifted.c") and s["function"] == "sh_done"
-        and s["call"] == "end_that_request_last"][0]
-t = last["reason"]["text"]
+s = [s for s in d["sites"] if s["file"].endswith("shifted.c") and s["function"] == "sh_done"
+     and s["call"] == "end_that_request_first"][0]
 bad = []
-if "at line %s:" % first not in t: bad.append("pair line: " + t)
-if "shifted.c:%s)" % hook not in t: bad.append("value line: " + t)
+if str(s["line"]) != first: bad.append("site line %s, original %s" % (s["line"], first))
+if not any("shifted.c:%s" % hook in e for e in s["lock"]["evidence"]):
+    bad.append("evidence line: %s" % s["lock"]["evidence"])
 print("\n".join(bad)); sys.exit(bool(bad))' "$W/rep/report.json" "$first" "$hook"
 }
 check origin/reason-lines-are-original origin_lines
-# the race verify finds in the converted copy is told at the original's lines
+# the old lock bug verify finds in the converted copy is told at the original's lines
 verify_lines() {
 	local call timer
 	call=$(grep -n 'end_request(vr_cur, 0);' "$W/t/verify_race.c" | cut -d: -f1)
@@ -128,9 +128,9 @@ verify_lines() {
 	py '
 import json, sys
 d = json.load(open(sys.argv[1])); call, timer = sys.argv[2], sys.argv[3]
-f = [x for x in d["files"] if x["path"].endswith("verify_race.c")][0]["outcome"]
-t = f.get("text", "")
-ok = f.get("code") == "verify_failed" and "verify_race.c:%s:" % call in t and "t/verify_race.c:%s)" % timer in t
+f = [x for x in d["findings"] if x["file"].endswith("verify_race.c")]
+ok = len(f) == 1 and f[0]["kind"] == "preexisting_lock_bug" and str(f[0]["line"]) == call \
+    and "verify_race.c:%s)" % timer in f[0]["message"]
 print(f); sys.exit(not ok)' "$W/rep/report.json" "$call" "$timer"
 }
 check origin/verify-lines-are-original verify_lines
@@ -200,16 +200,16 @@ click_page() {
 if [ -z "$CHROMIUM" ]; then
 	fail html/chromium-present "chromium not installed (make deps)"
 else
-	click_page "$W/rep/report.html" "by-reason:lock_unknown" "$W/click1"
+	click_page "$W/rep/report.html" "by-reason:unparsed" "$W/click1"
 	check html/click-reason py '
 import sys
 l = open(sys.argv[1]).read().split("\n")
 sites = [x.split() for x in l if x.startswith("site ")]
 shown = [x for x in l if x.startswith("shown ")]
-ok = sites and all(s[1] == "lock_unknown" for s in sites) and shown == ["shown %d" % len(sites)]
-ok = ok and any(x == "hash #reason=lock_unknown" for x in l)
+ok = sites and all(s[1] == "unparsed" for s in sites) and shown == ["shown %d" % len(sites)]
+ok = ok and any(x == "hash #reason=unparsed" for x in l)
 print("\n".join(l[:8])); sys.exit(not ok)' "$W/click1"
-	click_page "$W/rep/report.html" "by-reason:lock_unknown,by-reason:lock_unknown" "$W/click2"
+	click_page "$W/rep/report.html" "by-reason:unparsed,by-reason:unparsed" "$W/click2"
 	n=$(grep -c '^site ' "$W/click2")
 	[ "$n" = "$(py 'import json,sys; print(len(json.load(open(sys.argv[1]))["sites"]))' "$W/rep/report.json")" ] &&
 		pass html/click-again-clears || fail html/click-again-clears "$n sites shown"
@@ -269,22 +269,22 @@ s = [x for x in d["sites"] if x["file"].endswith("drivers/block/ps2esdi.c")]
 bad = [x["id"] for x in s if x["verdict"] != "auto" or not x["after"] or not x["edits"]]
 print(len(s), bad); sys.exit(not s or bool(bad))' "$W/linux/report.json"
 	if [ -n "$CHROMIUM" ]; then
-		# a reviewer lists the lock_unknown sites under drivers/ide with two clicks
-		click_page "$W/linux/report.html" "by-reason:lock_unknown,by-directory:drivers/ide" "$W/click-ide"
+		# a reviewer lists the shape sites under drivers/ide with two clicks
+		click_page "$W/linux/report.html" "by-reason:shape,by-directory:drivers/ide" "$W/click-ide"
 		check linux/html-two-clicks py '
 import json, sys
 l = open(sys.argv[1]).read().split("\n")
 sites = [x.split() for x in l if x.startswith("site ")]
 d = json.load(open(sys.argv[2]))
 want = sorted(s["file"].split("linux-2.6.24/", 1)[1] for s in d["sites"]
-              if s.get("reason", {}).get("code") == "lock_unknown" and "/drivers/ide/" in s["file"])
-got = [s for s in sites if s[1] == "lock_unknown" and (s[2] == "drivers/ide" or s[2].startswith("drivers/ide/"))]
+              if s.get("reason", {}).get("code") == "shape" and "/drivers/ide/" in s["file"])
+got = [s for s in sites if s[1] == "shape" and (s[2] == "drivers/ide" or s[2].startswith("drivers/ide/"))]
 print(len(want), "wanted,", len(sites), "shown"); sys.exit(not want or len(got) != len(sites) or len(sites) != len(want))' \
 			"$W/click-ide" "$W/linux/report.json"
 		rm -f "$ART/linux-report.png"
 		(cd "$W" && chromium_run --hide-scrollbars --window-size=1200,1600 \
 			--screenshot="$ART/linux-report.png" \
-			"file://$W/linux/report.html#reason=lock_unknown&dir=drivers%2Fide") > /dev/null
+			"file://$W/linux/report.html#reason=shape&dir=drivers%2Fide") > /dev/null
 		[ -s "$ART/linux-report.png" ] && pass linux/html-screenshot || fail linux/html-screenshot
 	fi
 fi
