@@ -168,7 +168,7 @@ realtree_case() {
 	else
 		fail realtree/left-sites-fail-compile "$(grep '^OK ' "$tmp/rt.compile2" | head -5)"
 	fi
-	sed -n 's/^\(OK\|SKIP\|FAIL\) \([^:]*\).*/\2: compile \1/p' \
+	sed -n 's/^\(OK\|SKIP\|FAIL\) \([^ :]*\).*/\2: compile \1/p' \
 		"$tmp/rt.compile" "$tmp/rt.compile2" | LC_ALL=C sort >"$tmp/rt.verdicts"
 	if diff -u "$here/realtree.compile" "$tmp/rt.verdicts" >"$tmp/rt.cdiff"; then
 		pass realtree/compile-verdicts
