@@ -408,7 +408,7 @@ expect_run empty-dir 2 "no C files" "$BLKMIG" migrate --check "$E/empty"
 # cannot be written is an I/O failure, never a finding); the rest converted
 cp -r "$TOP/tests/migrate/golden/tree/in" "$E/ro"
 chmod 0444 "$E/ro/drivers/block/wrap.c"
-expect_run read-only-reported 2 "wrap.c: left untouched (file_not_writable): .*wrap.c: file is read-only" \
+expect_run read-only-reported 2 "wrap.c: left untouched \\(file_not_writable\\): .*wrap.c: file is read-only" \
 	"$BLKMIG" migrate --in-place "$E/ro"
 check errors/read-only-untouched cmp "$E/ro/drivers/block/wrap.c" \
 	"$TOP/tests/migrate/golden/tree/in/drivers/block/wrap.c"
