@@ -17,6 +17,7 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 void strlist_push(struct bm_strlist *l, const char *s);
 void strlist_push_owned(struct bm_strlist *l, char *s);

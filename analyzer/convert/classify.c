@@ -99,14 +99,9 @@ void site_manual(struct ctx *cx, size_t si, const char *code, const char *fmt, .
 	struct bm_site *s = &cx->run->sites[si];
 	va_list ap;
 	char *txt;
-	int len;
 
 	va_start(ap, fmt);
-	len = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	txt = xmalloc((size_t)len + 1);
-	va_start(ap, fmt);
-	vsnprintf(txt, (size_t)len + 1, fmt, ap);
+	txt = xvasprintf(fmt, ap);
 	va_end(ap);
 	s->verdict = BM_MANUAL;
 	s->reason_code = code;
