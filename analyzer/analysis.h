@@ -208,6 +208,12 @@ void parse_env_free(struct parse_env *env);
  */
 extern bool bm_parse_in_process;
 extern const char *bm_parse_pch;
+/*
+ * For the fuzz target only: keep the parse environment (model headers, stubs) and the
+ * libclang index from one bm_analyze() to the next instead of making them per run.
+ */
+extern bool bm_parse_keep_env;
+struct parse_env *parse_env_rebind(struct parse_env *env, struct bm_run *run);
 /* Parse files[] (indices into run->files) into tus; failed files get status. */
 size_t parse_files(struct parse_env *env, CXIndex idx, size_t *files, size_t nfiles,
 		   struct tunit *tus);

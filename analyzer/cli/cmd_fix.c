@@ -54,7 +54,8 @@ void cmd_fix_usage(FILE *out)
 	bm_options_usage(out);
 	fputs("\nEXIT STATUS\n"
 	      "    0 every site converted (or nothing to do), 1 sites left for manual\n"
-	      "    review or files left untouched, 2 usage or I/O error.\n",
+	      "    review or files left untouched, 2 usage or I/O error, or (--in-place) a\n"
+	      "    file that could not be written (read-only, ...; reason file_not_writable).\n",
 	      out);
 }
 
@@ -153,10 +154,14 @@ static void not_writable(struct bm_run *run, const struct rw_file *f)
 	}
 }
 
+/* CTX counts the files refused here: a refused write fails the run (exit 2), as in migrate. */
 static int precheck_writable(const char *path, void *ctx, char *err, size_t errlen)
 {
-	(void)ctx;
-	return atomic_precheck(path, NULL, 0, NULL, err, errlen);
+	int r = atomic_precheck(path, NULL, 0, NULL, err, errlen);
+
+	if (r < 0)
+		++*(size_t *)ctx;
+	return r;
 }
 
 /* Print the manual sites, one line each, and the summary; stderr. */
@@ -178,6 +183,18 @@ void fix_summary(const struct bm_run *run, const char *cmd, size_t converted, si
 			s->reason_text && *s->reason_text ? ": " : "",
 			s->reason_text ? s->reason_text : "");
 	}
+	size_t unparsed = 0;
+
+	for (size_t i = 0; i < run->nfiles; i++)
+		unparsed += run->files[i].status == BM_PARSE_FAILED;
+	if (!run->nsites && unparsed) {
+		fprintf(stderr,
+			"blkmig %s: no legacy completion call in the files read as C; %zu of %zu "
+			"file%s could not be read as C (said above) and %s left untouched\n",
+			cmd, unparsed, run->nfiles, run->nfiles == 1 ? "" : "s",
+			unparsed == 1 ? "was" : "were");
+		return;
+	}
 	if (!run->nsites) {
 		fprintf(stderr,
 			"blkmig %s: nothing to do: no legacy completion call in %zu "
@@ -198,7 +215,7 @@ int cmd_fix(int argc, char **argv)
 	struct bm_run run;
 	struct fix_args a = {0};
 	struct rw_plan plan;
-	size_t files = 0;
+	size_t files = 0, refused = 0;
 	int rc = BM_EXIT_CLEAN, a_rc;
 
 	bm_run_init(&run, "fix");
@@ -227,7 +244,7 @@ int cmd_fix(int argc, char **argv)
 		bm_run_free(&run);
 		return BM_EXIT_USAGE;
 	}
-	rw_plan_build(&run, a.in_place ? precheck_writable : NULL, NULL, &plan);
+	rw_plan_build(&run, a.in_place ? precheck_writable : NULL, &refused, &plan);
 	for (size_t k = 0; k < plan.n; k++)
 		if (plan.files[k].problem)
 			fprintf(stderr, "blkmig fix: %s: left untouched: %s\n", plan.files[k].path,
@@ -264,6 +281,8 @@ int cmd_fix(int argc, char **argv)
 				}
 			rc = BM_EXIT_USAGE;
 		}
+		if (refused) /* refused before writing (read-only, ...): also a failed write */
+			rc = BM_EXIT_USAGE;
 	}
 	fix_summary(&run, "fix", plan.sites_converted, files, a.in_place, false);
 	if (rc == BM_EXIT_CLEAN)

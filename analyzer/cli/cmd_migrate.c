@@ -30,6 +30,7 @@
 #include "cleanup.h"
 #include "commands.h"
 #include "html_report.h"
+#include "line_endings.h"
 #include "migrate_combine.h"
 #include "migrate_common.h"
 #include "origin_map.h"
@@ -94,7 +95,8 @@ void cmd_migrate_usage(FILE *out)
 	      out);
 	bm_options_usage(out);
 	fputs("\nEXIT STATUS\n"
-	      "    --check: 0 nothing would change, 1 something would change.\n"
+	      "    --check: 0 nothing would change, 1 something would change or a file\n"
+	      "    could not be read as C (binary data, a parse failure).\n"
 	      "    --patch, --in-place: 0 every site converted or nothing to do, 1 sites\n"
 	      "    left for manual review or files left untouched.\n"
 	      "    2: usage error, missing spatch or cocci files, a path that does not\n"
@@ -1137,6 +1139,16 @@ static double now_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+/* files the analysis could not read as C: what they hold is unknown, so never "clean" */
+static size_t files_unparsed(const struct bm_run *run)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < run->nfiles; i++)
+		n += run->files[i].status == BM_PARSE_FAILED;
+	return n;
+}
+
 int cmd_migrate(int argc, char **argv)
 {
 	struct mig m;
@@ -1282,7 +1294,7 @@ int cmd_migrate(int argc, char **argv)
 				continue;
 			}
 			free(c->final);
-			c->final = data;
+			c->final = crlf_restore(c->orig_data, c->orig_len, data, &len);
 			c->final_len = len;
 		}
 		/* the analyzer's sites that the plan could not apply */
@@ -1446,7 +1458,8 @@ int cmd_migrate(int argc, char **argv)
 	if (m.inv.io_errors)
 		rc = BM_EXIT_USAGE;
 	else if (m.a.mode == MODE_CHECK)
-		rc = nchanged ? BM_EXIT_FINDINGS : BM_EXIT_CLEAN;
+		/* a file not read as C (a NUL byte, a parse failure) may hide legacy calls */
+		rc = nchanged || files_unparsed(&m.inv) ? BM_EXIT_FINDINGS : BM_EXIT_CLEAN;
 	else if (failed_writes)
 		rc = BM_EXIT_USAGE;
 	else if (bm_run_exit_code(&m.inv) != BM_EXIT_CLEAN)

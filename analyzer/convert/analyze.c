@@ -176,6 +176,11 @@ static void detect_kernel_tree(struct bm_run *run, char *const *paths, size_t np
 	run->opt.kernel_tree = root;
 }
 
+bool bm_parse_keep_env;
+/* the fuzz target's parse environment and index, kept from one run to the next */
+static struct parse_env *kept_env;
+static CXIndex kept_idx;
+
 static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, bool verify)
 {
 	struct ctx cx = {0};
@@ -212,11 +217,25 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 			continue;
 		}
 		if (bm_looks_binary(t->src, t->len)) {
-			if (!run->opt.quiet)
-				fprintf(stderr, "blkmig: %s: binary data, not C source; skipped\n",
-					f->path);
+			/* a NUL byte in a C file must not hide its legacy calls: say so */
+			const char *nul = memchr(t->src, '\0', t->len);
+			struct bm_hit *hits = NULL;
+			size_t nhits = bm_prefilter(t->src, t->len, &hits);
+
+			bm_hits_free(hits, nhits);
 			f->status = BM_PARSE_FAILED;
-			f->reason = xstrdup("binary data, not C source");
+			if (nhits)
+				f->reason = xasprintf(
+				    "binary data, not C source (%s at offset %zu), with %zu legacy "
+				    "completion call name%s in it; not converted, left untouched",
+				    nul ? "a NUL byte" : "control characters",
+				    nul ? (size_t)(nul - t->src) : (size_t)0, nhits,
+				    nhits == 1 ? "" : "s");
+			else
+				f->reason = xstrdup("binary data, not C source");
+			if (!run->opt.quiet || nhits)
+				fprintf(stderr, "blkmig: %s: %s%s\n", f->path, f->reason,
+					nhits ? "" : "; skipped");
 			continue;
 		}
 		t->nhits = bm_prefilter(t->src, t->len, &t->hits);
@@ -234,7 +253,7 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 		t->clean = bm_blank_comments(t->src, t->len);
 		take(taken, cand, &ncand, i);
 	}
-	env = parse_env_new(run);
+	env = kept_env ? parse_env_rebind(kept_env, run) : parse_env_new(run);
 	if (!env) {
 		for (size_t i = 0; i < run->nfiles; i++) {
 			free(pre[i].src);
@@ -246,7 +265,7 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 		free(taken);
 		return -1;
 	}
-	idx = clang_createIndex(0, 0);
+	idx = kept_env ? kept_idx : clang_createIndex(0, 0);
 	cx.tus = xcalloc(run->nfiles ? run->nfiles : 1, sizeof(*cx.tus));
 	/*
 	 * Whole-tree facts (tree_index.c): the files that register a queue are
@@ -321,6 +340,11 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 			if (!strcmp(run->files[k].path, run->sites[i].file))
 				run->files[k].nsites++;
 	ctx_free(&cx);
+	if (bm_parse_keep_env) {
+		kept_env = env;
+		kept_idx = idx;
+		return 0;
+	}
 	clang_disposeIndex(idx);
 	parse_env_free(env);
 	return 0;

@@ -9,6 +9,7 @@
 
 #include "atomic_write.h"
 #include "edit_apply.h"
+#include "line_endings.h"
 #include "util.h"
 
 static int file_cmp(const void *a, const void *b)
@@ -41,7 +42,11 @@ static size_t fail_sites_in(struct bm_run *run, const struct rw_file *f, const c
 			continue;
 		for (size_t j = 0; j < s->nedits; j++) {
 			if (!strcmp(s->edits[j].file, f->path)) {
-				char *why = xasprintf("%s: %s", f->path, f->problem);
+				size_t pl = strlen(f->path);
+				/* the path once: a precheck's message already starts with it */
+				char *why = !strncmp(f->problem, f->path, pl) && f->problem[pl] == ':'
+						? xstrdup(f->problem)
+						: xasprintf("%s: %s", f->path, f->problem);
 
 				fail_site(s, code, why);
 				free(why);
@@ -88,8 +93,8 @@ static int apply_file(struct bm_run *run, struct rw_file *f, struct bm_site **co
 	rc = edits_apply(f->old, f->old_len, e, n, &r);
 	if (rc == 0) {
 		if (n) {
-			f->new = r.data;
 			f->new_len = r.len;
+			f->new = crlf_restore(f->old, f->old_len, r.data, &f->new_len);
 			r.data = NULL;
 			f->nsites = sites;
 		}

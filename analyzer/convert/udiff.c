@@ -8,7 +8,9 @@
  */
 #include "udiff.h"
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +27,57 @@ struct op {
 	char kind;
 	size_t a, b; /* line index in old (for ' ' and '-') and new (' ' and '+') */
 };
+
+/*
+ * One header line, "--- a/PATH": a name with a byte git would not print raw (a
+ * control character, '"', '\\', or any byte >= 0x80) is quoted as git quotes it
+ * (core.quotePath): the prefix inside the quotes, C escapes for \\a \\b \\t \\n \\v
+ * \\f \\r \\" \\\\, three octal digits for the rest.  `git apply` and GNU patch read
+ * it back; a raw newline would end the header in the middle of the name.
+ */
+/* git's escape letter for C, or 0 when it writes C as three octal digits */
+static char git_escape(unsigned char c)
+{
+	switch (c) {
+	case '\a': return 'a';
+	case '\b': return 'b';
+	case '\t': return 't';
+	case '\n': return 'n';
+	case '\v': return 'v';
+	case '\f': return 'f';
+	case '\r': return 'r';
+	case '"': return '"';
+	case '\\': return '\\';
+	default: return 0;
+	}
+}
+
+static bool git_must_quote(unsigned char c)
+{
+	return c < 0x20 || c == '"' || c == '\\' || c >= 0x7f;
+}
+
+static int header_name(FILE *out, const char *lead, const char *path)
+{
+	const char *marker = lead + 4; /* "a/" or "b/" */
+	bool quote = false;
+
+	for (const unsigned char *p = (const unsigned char *)path; *p && !quote; p++)
+		quote = git_must_quote(*p);
+	if (!quote)
+		return fprintf(out, "%s%s\n", lead, path) < 0 ? -1 : 0;
+	if (fprintf(out, "%.4s\"%s", lead, marker) < 0)
+		return -1;
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if (!git_must_quote(*p))
+			fputc(*p, out);
+		else if (git_escape(*p))
+			fprintf(out, "\\%c", git_escape(*p));
+		else
+			fprintf(out, "\\%03o", *p);
+	}
+	return fprintf(out, "\"\n") < 0 ? -1 : 0;
+}
 
 static size_t split_lines(const char *s, size_t len, struct line **out)
 {
@@ -255,7 +308,8 @@ static int emit(FILE *out, const char *path, const struct line *A, const struct 
 			last += gap < (size_t)context ? gap : (size_t)context;
 			break;
 		}
-		if (hunks == 0 && fprintf(out, "--- a/%s\n+++ b/%s\n", path, path) < 0)
+		if (hunks == 0 && (header_name(out, "--- a/", path) < 0 ||
+				   header_name(out, "+++ b/", path) < 0))
 			return -1;
 		a_start = ops[first].a;
 		b_start = ops[first].b;

@@ -195,6 +195,13 @@ struct parse_env *parse_env_new(struct bm_run *run)
 	return env;
 }
 
+/* The fuzz target's kept environment serves RUN now (same options as the first run). */
+struct parse_env *parse_env_rebind(struct parse_env *env, struct bm_run *run)
+{
+	env->run = run;
+	return env;
+}
+
 static void rm_rf(const char *path)
 {
 	pid_t pid = fork();

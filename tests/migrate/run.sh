@@ -417,7 +417,7 @@ check errors/read-only-others-converted cmp "$E/ro/drivers/block/skipped.c" \
 chmod 0644 "$E/ro/drivers/block/wrap.c"
 cp -r "$TOP/tests/migrate/golden/tree/in" "$E/rofix"
 chmod 0444 "$E/rofix/drivers/block/wrap.c"
-expect_run fix-read-only-reported 1 "wrap.c.*read-only" "$BLKMIG" fix --in-place "$E/rofix"
+expect_run fix-read-only-reported 2 "wrap.c.*read-only" "$BLKMIG" fix --in-place "$E/rofix"
 check errors/fix-read-only-untouched cmp "$E/rofix/drivers/block/wrap.c" \
 	"$TOP/tests/migrate/golden/tree/in/drivers/block/wrap.c"
 chmod 0644 "$E/rofix/drivers/block/wrap.c"
