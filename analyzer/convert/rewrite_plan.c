@@ -44,9 +44,10 @@ static size_t fail_sites_in(struct bm_run *run, const struct rw_file *f, const c
 			if (!strcmp(s->edits[j].file, f->path)) {
 				size_t pl = strlen(f->path);
 				/* the path once: a precheck's message already starts with it */
-				char *why = !strncmp(f->problem, f->path, pl) && f->problem[pl] == ':'
-						? xstrdup(f->problem)
-						: xasprintf("%s: %s", f->path, f->problem);
+				char *why =
+				    !strncmp(f->problem, f->path, pl) && f->problem[pl] == ':'
+					? xstrdup(f->problem)
+					: xasprintf("%s: %s", f->path, f->problem);
 
 				fail_site(s, code, why);
 				free(why);

@@ -308,8 +308,8 @@ static int emit(FILE *out, const char *path, const struct line *A, const struct 
 			last += gap < (size_t)context ? gap : (size_t)context;
 			break;
 		}
-		if (hunks == 0 && (header_name(out, "--- a/", path) < 0 ||
-				   header_name(out, "+++ b/", path) < 0))
+		if (hunks == 0 &&
+		    (header_name(out, "--- a/", path) < 0 || header_name(out, "+++ b/", path) < 0))
 			return -1;
 		a_start = ops[first].a;
 		b_start = ops[first].b;

@@ -277,6 +277,8 @@ expect kernel-tree-not-a-dir 2 "$B" scan --kernel-tree "$zt/Makefile" "$zt/drive
 cmp -s "$tmp/j1" "$tmp/j2" && pass jobs-deterministic || fail jobs-deterministic
 
 # ---- style: the analyzer part's own files are cppcheck-clean and clang-formatted -------
+# (not in the sanitizer rerun, tests/sanitize: no binary runs here)
+if [ -z "${SANITIZE_RUN:-}" ]; then
 # every analyzer source, in analyzer/ and its stage folders (cli parse facts convert report)
 files=$(ls "$TOP"/analyzer/*.[ch] "$TOP"/analyzer/*/*.[ch])
 incs=$(for d in "$TOP"/analyzer "$TOP"/analyzer/*/; do echo "-I$d"; done)
@@ -288,6 +290,7 @@ fi
 if command -v clang-format >/dev/null; then
 	check lint-clang-format clang-format --style=file:"$TOP/analyzer/.clang-format" --dry-run \
 		--Werror $files
+fi
 fi
 
 # ---- unit tests (C) -------------------------------------------------------------------

@@ -218,4 +218,102 @@ cmp -s "$w/outside/target.c" "$w/orig/$first" && grep -q "link.c: a symbolic lin
 	pass input-symlink-out-of-tree-not-followed ||
 	fail input-symlink-out-of-tree-not-followed "the file outside the tree changed or no message"
 
+
+# ---- fix --in-place on a read-only file: exit 2 like migrate, the counts true ----------------
+rm -rf "$w/t" "$w/tp"; cp -a "$w/orig" "$w/t"; cp -a "$w/orig" "$w/tp"
+(cd "$w/tp" && "$B" fix --patch /dev/null -j 1 .) >"$w/fp.out" 2>&1
+all=$(grep -o '[0-9]* converted in the patch' "$w/fp.out" | grep -o '^[0-9]*')
+chmod 0444 "$w/t/$first"
+(cd "$w/t" && "$B" fix --in-place -j 1 .) >"$w/f.out" 2>&1; rc=$?
+chmod 0644 "$w/t/$first"
+nro=$(grep -c "^\./$first:.*manual: .*file_not_writable" "$w/f.out")
+got=$(grep -o '[0-9]* converted in [0-9]* file' "$w/f.out" | grep -o '^[0-9]*')
+if [ "$rc" = 2 ] && [ "$nro" -gt 0 ] && cmp -s "$w/t/$first" "$w/orig/$first" &&
+	[ -n "$all" ] && [ "$got" = $((all - nro)) ] && whole "$w/t" >/dev/null; then
+	pass fix-read-only-exit-2-counts-true
+else
+	fail fix-read-only-exit-2-counts-true "exit $rc, $nro file_not_writable sites, $got converted of $all: $(tail -1 "$w/f.out")"
+fi
+
+# ---- a NUL byte: reported, left whole, non-zero exit, by every command ------------------------
+rm -rf "$w/nul"; mkdir -p "$w/nul"
+cp "$w/orig/$first" "$w/nul/"; nulf=$w/nul/$(basename "$first")
+cp -a "$w/orig/$(dirname "$first")"/*.h "$w/nul/" 2>/dev/null
+python3 - "$nulf" <<'EOT'
+import sys
+p = sys.argv[1]
+s = open(p, "rb").read()
+i = s.index(b"\n") + 1
+open(p, "wb").write(s[:i] + b"/* \0 */\n" + s[i:])
+EOT
+cp "$nulf" "$w/nul.orig"
+nul_case() { # NAME WANT_RC GREP CMD...: exit WANT_RC (or any non-zero: nz), GREP in the output, file whole
+	local name=$1 want=$2 pat=$3 rc
+	shift 3
+	"$@" >"$w/n.out" 2>&1; rc=$?
+	if { [ "$want" = nz ] && [ "$rc" = 0 ]; } || { [ "$want" != nz ] && [ "$rc" != "$want" ]; }; then
+		fail "$name" "exit $rc, wanted $want: $(tail -2 "$w/n.out")"
+	elif ! grep -q "$pat" "$w/n.out"; then
+		fail "$name" "no '$pat' in: $(tail -2 "$w/n.out")"
+	elif ! cmp -s "$nulf" "$w/nul.orig"; then
+		fail "$name" "the file changed"; cp "$w/nul.orig" "$nulf"
+	else
+		pass "$name"
+	fi
+}
+nul_case input-nul-scan 1 "NUL byte at offset" "$B" scan -q "$nulf"
+nul_case input-nul-fix-in-place 1 "NUL byte.*left untouched" "$B" fix --in-place "$nulf"
+nul_case input-nul-migrate-check 1 "NUL byte" "$B" migrate --check "$nulf"
+nul_case input-nul-migrate-in-place 1 "NUL byte.*left untouched" "$B" migrate --in-place -j 1 "$nulf"
+nul_case input-nul-leftovers 1 "NUL byte" python3 "$TOP/cocci/blkmig-leftovers" "$w/nul"
+if [ -z "${HARDEN_QUICK:-}" ]; then
+	nul_case input-nul-cocci-convert nz "NUL byte" make -s -C "$TOP" cocci-convert TREE="$w/nul"
+fi
+
+# ---- CRLF: every line the conversion inserts or changes ends with CR LF too -------------------
+rm -rf "$w/crlf"; mkdir -p "$w/crlf/lf" "$w/crlf/fix" "$w/crlf/mig"
+cp "$TOP"/samples/lrd_cb.c "$TOP"/samples/lrd_defer.c "$TOP"/samples/lrd_disk.h "$w/crlf/lf/"
+for d in fix mig; do
+	for f in "$w/crlf/lf"/*; do sed 's/$/\r/' "$f" >"$w/crlf/$d/$(basename "$f")"; done
+done
+cp -a "$w/crlf/lf" "$w/crlf/lf-mig"
+"$B" fix --in-place -q "$w/crlf/lf" >/dev/null 2>&1
+"$B" fix --in-place -q "$w/crlf/fix" >/dev/null 2>&1
+"$B" migrate --in-place -q -j 1 "$w/crlf/lf-mig" >/dev/null 2>&1
+"$B" migrate --in-place -q -j 1 "$w/crlf/mig" >/dev/null 2>&1
+for d in fix mig; do
+	ref=$w/crlf/lf; [ "$d" = mig ] && ref=$w/crlf/lf-mig
+	bad=
+	for f in lrd_cb.c lrd_defer.c; do
+		cmp -s "$ref/$f" "$TOP/samples/$f" && bad="$bad $f(not converted)"
+		grep -q $'[^\r]$\|^$' "$w/crlf/$d/$f" && bad="$bad $f(bare LF: $(grep -c $'[^\r]$\|^$' "$w/crlf/$d/$f") lines)"
+		[ "$(tr -d '\r' <"$w/crlf/$d/$f" | md5sum)" = "$(md5sum <"$ref/$f")" ] || bad="$bad $f(differs from the LF run)"
+	done
+	[ -z "$bad" ] && pass "input-crlf-kept-$d" || fail "input-crlf-kept-$d" "$bad"
+done
+
+# ---- odd bytes in file names: patch headers quoted as git quotes them; git apply takes them ---
+rm -rf "$w/names"; mkdir -p "$w/names"
+for n in $'new\nline.c' 'q"uote.c' $'tab\tand\351.c' 'back\slash.c'; do
+	cp "$TOP/samples/lrd_simple.c" "$w/names/$n"
+done
+cp "$TOP/samples/lrd_disk.h" "$w/names/"
+(cd "$w/names" && git init -q . && git add -A && git -c user.email=t@t -c user.name=t commit -qm in)
+cp -a "$w/names" "$w/names-inplace"
+"$B" fix --in-place -q "$w/names-inplace" >/dev/null 2>&1
+for cmd in fix migrate; do
+	(cd "$w/names" && git checkout -q -- . && "$B" $cmd --patch "$w/$cmd.patch" -q -j 1 .) >"$w/p.out" 2>&1
+	if ! grep -q '^--- "a/new\\nline.c"$' "$w/$cmd.patch" || ! grep -q '^+++ "b/tab\\tand\\351.c"$' "$w/$cmd.patch"; then
+		fail "input-names-quoted-$cmd" "headers: $(grep -a '^---' "$w/$cmd.patch" | head -4 | tr '\n' '|')"
+	elif ! (cd "$w/names" && git apply -p1 "$w/$cmd.patch") 2>"$w/ga.err"; then
+		fail "input-names-quoted-$cmd" "git apply: $(head -2 "$w/ga.err")"
+	elif [ "$cmd" = fix ] && ! diff -r -x .git "$w/names" "$w/names-inplace" >/dev/null; then
+		fail "input-names-quoted-$cmd" "the applied patch differs from fix --in-place"
+	elif (cd "$w/names" && git diff --quiet); then
+		fail "input-names-quoted-$cmd" "the patch changed nothing"
+	else
+		pass "input-names-quoted-$cmd"
+	fi
+done
+
 finish
