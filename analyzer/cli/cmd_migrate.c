@@ -443,6 +443,52 @@ static int run_spatch(struct mig *m, const char *spatch, const char *cocci, cons
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
+/*
+ * spatch gives up on a file that takes longer than --timeout ("timeout (we abort):
+ * FILE" in its log) and goes on with the others, silently for us: such a file is left
+ * untouched and reported as such (reason timeout), whatever the analyzer could do.
+ */
+static void spatch_timeouts(struct mig *m)
+{
+	/* one file: "timeout (we abort): FILE"; with --dir: "EXN: ...Timeout in FILE" */
+	static const char *const marks[] = {"timeout (we abort): ", "Common.Timeout in "};
+	char *log = xasprintf("%s/spatch.log", m->tmpdir), *data, err[256];
+	size_t len;
+
+	if (read_whole_file(log, &data, &len, err, sizeof(err)) < 0) {
+		free(log);
+		return;
+	}
+	for (size_t k = 0; k < 2; k++) {
+		for (char *p = data; (p = strstr(p, marks[k])); p++) {
+			char *name = p + strlen(marks[k]), *end = strchr(name, '\n');
+			size_t n;
+
+			while (!strncmp(name, "./", 2))
+				name += 2;
+			n = end ? (size_t)(end - name) : strlen(name);
+			for (size_t i = 0; i < m->nc && n; i++) {
+				const char *t = m->c[i].tmp;
+				size_t tl = strlen(t);
+
+				if ((tl == n && !strncmp(t, name, n)) ||
+				    (tl > n && t[tl - n - 1] == '/' &&
+				     !strncmp(t + tl - n, name, n))) {
+					char *why = xasprintf(
+					    "spatch did not finish within %u s on it "
+					    "(--timeout); left untouched",
+					    m->inv.opt.timeout ? m->inv.opt.timeout : 120);
+
+					leave_untouched(&m->c[i], "timeout", why);
+					free(why);
+				}
+			}
+		}
+	}
+	free(data);
+	free(log);
+}
+
 static void show_log_tail(const struct mig *m)
 {
 	char *log = xasprintf("%s/spatch.log", m->tmpdir), *data, err[256];
@@ -932,7 +978,8 @@ static void finish_sites(struct mig *m, size_t *converted, size_t *by_spatch)
 		}
 		if (c->problem) {
 			if (s->verdict == BM_AUTO || !s->reason_code ||
-			    !strcmp(c->problem_code, "file_not_writable"))
+			    !strcmp(c->problem_code, "file_not_writable") ||
+			    !strcmp(c->problem_code, "timeout"))
 				set_manual(s, c->problem_code, c->problem);
 			continue;
 		}
@@ -1226,8 +1273,10 @@ int cmd_migrate(int argc, char **argv)
 						   err, sizeof(err));
 		}
 
-		if (!m.spatch_failed)
+		if (!m.spatch_failed) {
+			spatch_timeouts(&m);
 			judge_spatch(&m);
+		}
 
 		/* 3. the analyzer on spatch's result: the sites spatch left */
 		copy_options(&m.post.opt, &m.inv.opt);

@@ -316,4 +316,31 @@ for cmd in fix migrate; do
 	fi
 done
 
+
+# ---- bounded work: 10,000 nested parentheses around a call's argument -----------------------
+# spatch gives up on the file at --timeout; it is reported as such (timeout), left
+# untouched, and the run converts the other file.  (The analysis bounds each file's
+# parse the same way; libclang stops at 256 nesting levels, so it is quick here.)
+rm -rf "$w/deep"; mkdir -p "$w/deep"
+python3 - "$w/deep/deep.c" <<'EOT'
+import sys
+n = 10000
+open(sys.argv[1], "w").write(
+    "struct request;\nvoid end_request(struct request *rq, int uptodate);\n"
+    "void deep_done(struct request *rq)\n{\n\tend_request(rq, %s1%s);\n}\n" % ("(" * n, ")" * n))
+EOT
+cp "$TOP/samples/lrd_simple.c" "$TOP/samples/lrd_disk.h" "$w/deep/"
+cp "$w/deep/deep.c" "$w/deep.orig"
+"$B" migrate --in-place -j 1 --timeout 5 "$w/deep" >"$w/d.out" 2>&1; rc=$?
+if [ "$rc" = 1 ] && grep -q "deep.c: left untouched (timeout): spatch did not finish within 5 s" "$w/d.out" &&
+	grep -q "deep.c:5:2: manual: end_request in deep_done(): timeout" "$w/d.out" &&
+	cmp -s "$w/deep/deep.c" "$w/deep.orig" && ! cmp -s "$w/deep/lrd_simple.c" "$TOP/samples/lrd_simple.c"; then
+	pass bounded-nested-parens-timeout-reported-run-goes-on
+else
+	fail bounded-nested-parens-timeout-reported-run-goes-on "exit $rc: $(grep -m3 'deep\|sites' "$w/d.out" | tr '\n' '|')"
+fi
+timeout 300 "$B" scan -q --timeout 5 "$w/deep/deep.c" >"$w/d.out" 2>&1; rc=$?
+[ "$rc" = 1 ] && grep -q "deep.c:5:.*\[unparsed\]" "$w/d.out" && pass bounded-nested-parens-scan ||
+	fail bounded-nested-parens-scan "exit $rc: $(head -2 "$w/d.out")"
+
 finish
