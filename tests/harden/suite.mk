@@ -7,3 +7,10 @@ CHECK_SUITES += harden
 check-harden: $(BUILD)/blkmig $(BUILD)/migrate/gentree
 	@TOP=$(TOP) BUILD=$(BUILD) RESULTS=$(RESULTS) GENTREE=$(BUILD)/migrate/gentree \
 		bash $(TOP)/tests/harden/run.sh
+
+# `make bench` -> bench-harden: cost of one file against its sites (8k/16k/32k) and its
+# size (20 MB, 3 sites), scan and migrate --check; numbers only (tests/harden/bench.sh).
+BENCHES += harden
+.PHONY: bench-harden
+bench-harden: $(BUILD)/blkmig
+	@TOP=$(TOP) BUILD=$(BUILD) bash $(TOP)/tests/harden/bench.sh
