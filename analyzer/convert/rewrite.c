@@ -37,6 +37,8 @@ void stmt_line_range(const struct tunit *t, size_t start, size_t end, size_t *a,
 
 		while (q < t->len && (t->src[q] == ' ' || t->src[q] == '\t'))
 			q++;
+		if (q + 1 < t->len && t->src[q] == '\r' && t->src[q + 1] == '\n')
+			q++; /* a CR LF line: its CR goes with the line */
 		if (q < t->len && t->src[q] == '\n') {
 			*a = s;
 			*b = q + 1;
