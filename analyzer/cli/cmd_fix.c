@@ -185,8 +185,15 @@ void fix_summary(const struct bm_run *run, const char *cmd, size_t converted, si
 	}
 	size_t unparsed = 0;
 
-	for (size_t i = 0; i < run->nfiles; i++)
-		unparsed += run->files[i].status == BM_PARSE_FAILED;
+	for (size_t i = 0; i < run->nfiles; i++) {
+		const struct bm_file *f = &run->files[i];
+
+		if (f->status != BM_PARSE_FAILED)
+			continue;
+		unparsed++;
+		if (run->opt.quiet && f->reason) /* without -q the analysis said it already */
+			fprintf(stderr, "blkmig %s: %s: %s\n", cmd, f->path, f->reason);
+	}
 	if (!run->nsites && unparsed) {
 		fprintf(stderr,
 			"blkmig %s: no legacy completion call in the files read as C; %zu of %zu "

@@ -233,7 +233,7 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 				    nhits == 1 ? "" : "s");
 			else
 				f->reason = xstrdup("binary data, not C source");
-			if (!run->opt.quiet || nhits)
+			if (!run->opt.quiet) /* quiet: fix and migrate say it in their summary */
 				fprintf(stderr, "blkmig: %s: %s%s\n", f->path, f->reason,
 					nhits ? "" : "; skipped");
 			continue;
