@@ -1,7 +1,10 @@
 # tests/harden/suite.mk — suite `harden`: interruption (SIGINT/SIGTERM/SIGKILL at many
 # moments of migrate --in-place), faults (read-only bind mount, chattr +i, a full
-# tmpfs, a file changed during the run, a dying spatch, two runs at once) and hostile
-# inputs (FIFO, symlink out of the tree), with real mechanisms: run as root.
+# tmpfs, a file changed during the run, a dying spatch, two runs at once, fix --in-place
+# on a read-only file) and hostile inputs (FIFO, symlink out of the tree, a NUL byte
+# across scan/fix/migrate/blkmig-leftovers/cocci-convert, CRLF files, odd bytes in file
+# names and git apply, 10,000 nested parentheses against --timeout), with real
+# mechanisms: run as root.  HARDEN_QUICK=1 skips the cocci-convert case (~40 s).
 CHECK_SUITES += harden
 .PHONY: check-harden
 check-harden: $(BUILD)/blkmig $(BUILD)/migrate/gentree
