@@ -83,8 +83,9 @@ char *report_help_base(void)
 {
 	char exe[PATH_MAX], *slash, *cand, *r;
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	/* installed; a checkout's build/blkmig; its sanitizer build, build/asan/blkmig */
 	static const char *const rel[] = {"/../share/doc/blkmig/REPORT.md",
-					  "/../analyzer/REPORT.md"};
+					  "/../analyzer/REPORT.md", "/../../analyzer/REPORT.md"};
 	struct stat st;
 
 	if (n > 0) {
@@ -92,7 +93,7 @@ char *report_help_base(void)
 		slash = strrchr(exe, '/');
 		if (slash)
 			*slash = '\0';
-		for (size_t i = 0; i < 2; i++) {
+		for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
 			cand = xasprintf("%s%s", exe, rel[i]);
 			if (stat(cand, &st) == 0) {
 				char *e;
