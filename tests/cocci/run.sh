@@ -48,13 +48,39 @@ patch_to() {
 	fi
 }
 
-# The generated callback rules inside the patch match their generator.
-cp "$SP" "$tmp/regen.cocci"
-python3 "$top/cocci/gen_callback_rules.py" "$tmp/regen.cocci"
-if cmp -s "$SP" "$tmp/regen.cocci"; then
+# The patch is assembled from its parts (cocci/src/, cocci/assemble.py) and
+# its generated callback rules come from their generator: both committed
+# files are current.
+python3 "$top/cocci/gen_callback_rules.py" "$tmp/callbacks_gen.cocci"
+if cmp -s "$top/cocci/src/callbacks_gen.cocci" "$tmp/callbacks_gen.cocci"; then
 	pass generated-rules-current
 else
-	fail generated-rules-current "run cocci/gen_callback_rules.py cocci/blk_end_request.cocci"
+	fail generated-rules-current "run python3 cocci/gen_callback_rules.py, then cocci/assemble.py"
+fi
+python3 "$top/cocci/assemble.py" "$tmp/assembled.cocci"
+if cmp -s "$SP" "$tmp/assembled.cocci"; then
+	pass assembled-current
+else
+	fail assembled-current "cocci/blk_end_request.cocci is not its parts: run python3 cocci/assemble.py"
+fi
+# Every file of cocci/ and cocci/src/ carries the kernel's header lines.
+for f in "$top"/cocci/*.cocci "$top"/cocci/src/*.cocci; do
+	if [ "$(sed -n 1p "$f")" = "// SPDX-License-Identifier: GPL-2.0-only" ] &&
+		grep -q '^// Comments: ' "$f" && grep -q '^// Confidence: ' "$f" &&
+		grep -q '^// Options: ' "$f"; then
+		pass "header/${f#$top/}"
+	else
+		fail "header/${f#$top/}" "no SPDX line first, or no Comments/Confidence/Options line"
+	fi
+done
+# The patch works from any directory (spatch 1.1.1 would resolve an
+# #include against the working directory): parse it from an empty one.
+mkdir -p "$tmp/elsewhere"
+if (cd "$tmp/elsewhere" && "$SPATCH" --parse-cocci "$SP" >/dev/null 2>&1) &&
+	! grep -q '^#include' "$SP"; then
+	pass runs-from-any-directory
+else
+	fail runs-from-any-directory "spatch --parse-cocci $SP fails outside cocci/, or it includes a file"
 fi
 
 # --- golden cases --------------------------------------------------------------
