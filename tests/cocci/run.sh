@@ -286,6 +286,42 @@ else
 	fail install "files missing under DESTDIR"
 fi
 
+# --- the kernel's coccicheck conventions ------------------------------------------
+# coccicheck runs spatch at the top of the tree with -D MODE, --very-quiet
+# (report/org: --no-show-diff), --cocci-file COCCI, the text after "Options:"
+# in COCCI, SPFLAGS and --dir (of the tree, or of M=).  The same command
+# lines, from the top of a tree with the cross-file driver above (the
+# installed, absolute patch paths; no cocci/ nearby): the facts pass, then
+# each mode of the conversion.
+cc_run() {	# cc_run MODE COCCI [SPFLAGS...]
+	local mode=$1 cocci=$2 opt
+	shift 2
+	opt=$(grep "Options:" "$cocci" | cut -d: -f2)
+	case $mode in report|org) set -- --no-show-diff "$@" ;; esac
+	(cd "$tmp/cc-tree" && "$SPATCH" -D "$mode" --very-quiet --cocci-file "$cocci" \
+		$opt "$@" --dir .)
+}
+cc_dir=$tmp/dest/usr/share/blkmig/cocci
+rm -rf "$tmp/cc-tree"; mkdir -p "$tmp/cc-tree/drivers/xq"
+cp "$here/facts/xq_main.c" "$here/facts/xq_done.c" "$tmp/cc-tree/drivers/xq/"
+chmod -R a-w "$tmp/cc-tree"
+cc_run report "$cc_dir/blkmig_facts.cocci" -D facts="$tmp/cc.facts" >"$tmp/cc.facts.out" 2>&1
+cc_run report "$cc_dir/blk_end_request.cocci" -D facts="$tmp/cc.facts" >"$tmp/cc.report" 2>&1
+cc_run patch "$cc_dir/blk_end_request.cocci" -D facts="$tmp/cc.facts" >"$tmp/cc.patch" 2>&1
+cc_run context "$cc_dir/blk_end_request.cocci" -D facts="$tmp/cc.facts" >"$tmp/cc.context" 2>&1
+cc_run org "$cc_dir/blk_end_request.cocci" -D facts="$tmp/cc.facts" >"$tmp/cc.org" 2>&1
+if [ "$(grep -c 'xq_done.c:1[0-9]:.*INFO blkmig/pair-around' "$tmp/cc.report")" = 2 ] &&
+	[ ! -s "$tmp/cc.facts.out" ] &&
+	grep -q '^+	blk_end_request(rq, (ok) > 0 ? 0 : ((ok) ? (ok) : -EIO),' "$tmp/cc.patch" &&
+	grep -q '^-.*end_that_request_last' "$tmp/cc.patch" &&
+	grep -q '^-.*end_that_request_first' "$tmp/cc.context" &&
+	[ "$(grep -c '^\* TODO .*INFO blkmig/pair-around' "$tmp/cc.org")" = 2 ]; then
+	pass coccicheck-conventions
+else
+	fail coccicheck-conventions "$(tail -3 "$tmp/cc.facts.out" "$tmp/cc.report" "$tmp/cc.patch" "$tmp/cc.org")"
+fi
+chmod -R u+w "$tmp/cc-tree"
+
 # --- the Linux 2.6.24 release tree, both passes ----------------------------------
 . "$here/realtree.sh"
 finish
