@@ -706,8 +706,12 @@ def decide_last_only1(k):
         return ("report", "the request expression '%s' is not a plain variable or field: it would be evaluated more than once" % one_line(lg["R"]))
     if err_value(lg["U"]) is None:
         return ("report", "the uptodate value '%s' has side effects and cannot be turned into an error value exactly" % one_line(lg["U"]))
-    if re.search(r"\bbio_endio\s*\(", file_text(f)):
-        return ("report", "this driver ends bios itself (bio_endio in this file) without advancing the request: blk_rq_bytes(rq) would complete them a second time and 0 bytes would leave the request pending; decide whether to drop the driver's own bio completion and pass blk_rq_bytes(rq)")
+    # a call of bio_endio, not its declaration
+    calls = [i + 1 for i, l in enumerate(file_text(f).split("\n"))
+             if re.search(r"\bbio_endio\s*\(", l) and
+             not re.match(r"\s*(extern\s+)?void\s+bio_endio\b", l)]
+    if calls:
+        return ("report", "this driver ends bios itself (bio_endio at line %d of this file) without advancing the request: blk_rq_bytes(rq) would complete them a second time and 0 bytes would leave the request pending; decide whether to drop the driver's own bio completion and pass blk_rq_bytes(rq)" % calls[0])
     return ("convert", None)
 
 
@@ -2751,6 +2755,16 @@ def lock_bug(k):
     return None
 
 
+def result_tested(k, name):
+    """Is the result of the legacy call at k tested where it is made
+    (if/while condition, possibly negated)?  Read from the original line."""
+    lines = file_text(k[0]).split("\n")
+    if not 0 < k[1] <= len(lines):
+        return False
+    head = lines[k[1] - 1][:k[2]]
+    return re.search(r"\b(if|while)\s*\(\s*!?\s*$", head) is not None
+
+
 def site_decision(k):
     """(converted?, rule, message) for any legacy call key."""
     if GROUPED:
@@ -2802,6 +2816,9 @@ def site_decision(k):
                         l["func"] == lg["func"] and l["name"] == "end_that_request_last"
                         and norm(l["R"]) == norm(lg["R"])), key=lambda q: (q[1], q[2]))
         if lasts:
+            if result_tested(k, n):
+                why = "the path on which this call reports the request done (returns 0) does not lead straight to that call (it leaves through a break, return or goto first, e.g. to a later state of a state machine)"
+                return (False, "data-only", "%s is not paired with end_that_request_last of the same request at line %d: %s; the new call would run the final step here when the bytes run out: decide whether the request may end here, and drop that end_that_request_last and its dequeue (nothing between may use the request)" % (n, lasts[0][1], why))
             if whole_request(n, lg["N"] or "", lg["R"]) or k in NONFS:
                 why = "that call is not reached on every path after this one"
             else:

@@ -686,8 +686,12 @@ def decide_last_only1(k):
         return ("report", "the request expression '%s' is not a plain variable or field: it would be evaluated more than once" % one_line(lg["R"]))
     if err_value(lg["U"]) is None:
         return ("report", "the uptodate value '%s' has side effects and cannot be turned into an error value exactly" % one_line(lg["U"]))
-    if re.search(r"\bbio_endio\s*\(", file_text(f)):
-        return ("report", "this driver ends bios itself (bio_endio in this file) without advancing the request: blk_rq_bytes(rq) would complete them a second time and 0 bytes would leave the request pending; decide whether to drop the driver's own bio completion and pass blk_rq_bytes(rq)")
+    # a call of bio_endio, not its declaration
+    calls = [i + 1 for i, l in enumerate(file_text(f).split("\n"))
+             if re.search(r"\bbio_endio\s*\(", l) and
+             not re.match(r"\s*(extern\s+)?void\s+bio_endio\b", l)]
+    if calls:
+        return ("report", "this driver ends bios itself (bio_endio at line %d of this file) without advancing the request: blk_rq_bytes(rq) would complete them a second time and 0 bytes would leave the request pending; decide whether to drop the driver's own bio completion and pass blk_rq_bytes(rq)" % calls[0])
     return ("convert", None)
 
 

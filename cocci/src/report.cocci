@@ -38,6 +38,16 @@ def lock_bug(k):
     return None
 
 
+def result_tested(k, name):
+    """Is the result of the legacy call at k tested where it is made
+    (if/while condition, possibly negated)?  Read from the original line."""
+    lines = file_text(k[0]).split("\n")
+    if not 0 < k[1] <= len(lines):
+        return False
+    head = lines[k[1] - 1][:k[2]]
+    return re.search(r"\b(if|while)\s*\(\s*!?\s*$", head) is not None
+
+
 def site_decision(k):
     """(converted?, rule, message) for any legacy call key."""
     if GROUPED:
@@ -89,6 +99,9 @@ def site_decision(k):
                         l["func"] == lg["func"] and l["name"] == "end_that_request_last"
                         and norm(l["R"]) == norm(lg["R"])), key=lambda q: (q[1], q[2]))
         if lasts:
+            if result_tested(k, n):
+                why = "the path on which this call reports the request done (returns 0) does not lead straight to that call (it leaves through a break, return or goto first, e.g. to a later state of a state machine)"
+                return (False, "data-only", "%s is not paired with end_that_request_last of the same request at line %d: %s; the new call would run the final step here when the bytes run out: decide whether the request may end here, and drop that end_that_request_last and its dequeue (nothing between may use the request)" % (n, lasts[0][1], why))
             if whole_request(n, lg["N"] or "", lg["R"]) or k in NONFS:
                 why = "that call is not reached on every path after this one"
             else:
