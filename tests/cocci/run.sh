@@ -8,9 +8,14 @@
 #   again     patching the patched output changes nothing (idempotency)
 #   compiles  the output compiles against include/linux/blkdev.h; without the
 #             2.6.24 declarations when NAME.report lists no leftover (WARNING)
-# plus: SmPL lint, the convert script on a tree (unparsable function caught,
-# second run changes nothing, files without legacy calls untouched), the
-# sample drivers, make install, and the Linux 2.6.24 tree (realtree.sh).
+# plus: SmPL lint, the assembled patch and its generated rules current
+# (cocci/assemble.py, cocci/gen_callback_rules.py), the kernel header lines
+# of every .cocci, a run from another directory, the convert script on a
+# tree (unparsable function caught, second run changes nothing, files
+# without legacy calls untouched), the sample drivers, make install, the
+# command lines of the kernel's coccicheck in every mode, and the Linux
+# 2.6.24 tree (realtree.sh: outcomes, compile check, and the cross-check
+# against the analyzer).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
