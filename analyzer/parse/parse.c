@@ -523,6 +523,18 @@ static char *diagnostic_text(CXDiagnostic d, CXFile self, const char *path)
 	return r;
 }
 
+static void note_inclusion(CXFile inc, CXSourceLocation *stack, unsigned n, CXClientData data)
+{
+	CXString name = clang_getFileName(inc);
+
+	(void)stack;
+	(void)n;
+	(void)data;
+	if (clang_getCString(name))
+		bm_input_hook(clang_getCString(name), NULL, 0);
+	clang_disposeString(name);
+}
+
 /* The file's status and error offsets, from the diagnostics of its parsed T->tu. */
 static void load_diagnostics(struct parse_env *env, struct bm_file *file, struct tunit *t,
 			     int stubbed)
@@ -532,6 +544,8 @@ static void load_diagnostics(struct parse_env *env, struct bm_file *file, struct
 	snprintf(mpath, sizeof(mpath), "%s/blkmig_model.h", env->modeldir);
 	file->used_model = env->model_mode || clang_getFile(t->tu, mpath) != NULL;
 	t->cxfile = main_file(t->tu, file->path);
+	if (bm_input_hook) /* every header is an input of a cached result (cli/cache.c) */
+		clang_getInclusions(t->tu, note_inclusion, NULL);
 	for (unsigned i = 0, n = clang_getNumDiagnostics(t->tu); i < n; i++) {
 		CXDiagnostic d = clang_getDiagnostic(t->tu, i);
 		enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
