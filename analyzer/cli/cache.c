@@ -308,8 +308,18 @@ static void note_input(const char *path, const char *data, size_t len)
 	struct bm_cache *c = recording;
 	struct dep *d;
 
-	if (!c || !path || private_path(path) || !strcmp(path, "/proc/self/exe"))
+	char real[PATH_MAX];
+
+	if (!c || !path || !strcmp(path, "/proc/self/exe"))
 		return;
+	if (private_path(path)) {
+		/* a private link to a file of the tree (--kernel-tree's asm overlay): that
+		 * file is the input; what was generated there comes from files read */
+		if (!realpath(path, real) || private_path(real))
+			return;
+		path = real;
+		data = NULL; /* hashed from the file itself at store time */
+	}
 	d = dep_find(c, path, false);
 	if (d && (d->hash[0] || !data))
 		return;

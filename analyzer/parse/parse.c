@@ -352,7 +352,7 @@ static CXTranslationUnit parse_one(struct parse_env *env, CXIndex idx, const cha
 
 		e = clang_parseTranslationUnit2(
 		    idx, abspath, (const char *const *)a.v, (int)a.n, NULL, 0,
-		    CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing,
+		    CXTranslationUnit_KeepGoing,
 		    &tu);
 		if (e != CXError_Success) {
 			tu = NULL;
