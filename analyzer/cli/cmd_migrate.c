@@ -19,6 +19,7 @@
 #include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -1339,6 +1340,33 @@ static bool cacheable(const struct mig *m)
 	return true;
 }
 
+/* BLKMIG_STAGE_TIMES set: each stage's wall and CPU time (this process and its
+ * children: parses, spatch) on stderr, for profiling a run. */
+static void stage_time(const char *stage)
+{
+	static double last_wall, last_cpu;
+	struct timespec t;
+	struct rusage self, kids;
+	double wall, cpu;
+
+	if (!getenv("BLKMIG_STAGE_TIMES"))
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	getrusage(RUSAGE_SELF, &self);
+	getrusage(RUSAGE_CHILDREN, &kids);
+	wall = (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+	cpu = (double)(self.ru_utime.tv_sec + self.ru_stime.tv_sec + kids.ru_utime.tv_sec +
+		       kids.ru_stime.tv_sec) +
+	      (double)(self.ru_utime.tv_usec + self.ru_stime.tv_usec + kids.ru_utime.tv_usec +
+		       kids.ru_stime.tv_usec) /
+		  1e6;
+	if (last_wall > 0)
+		fprintf(stderr, "blkmig migrate: stage %-10s %7.2fs wall %7.2fs cpu, rss %ld MiB\n",
+			stage, wall - last_wall, cpu - last_cpu, self.ru_maxrss / 1024);
+	last_wall = wall;
+	last_cpu = cpu;
+}
+
 static double now_s(void)
 {
 	struct timespec t;
@@ -1384,6 +1412,7 @@ int cmd_migrate(int argc, char **argv)
 		goto out;
 	}
 	macros = cocci_macro_file(cdir);
+	stage_time("start");
 	cache = open_cache(&m, argc - 1, argv + 1, spatch, &cocci, &copts, macros);
 	cached = bm_cache_lookup(cache);
 	if (cached && mig_restore(&m, cached, &converted, &by_spatch) == 0) {
@@ -1392,8 +1421,10 @@ int cmd_migrate(int argc, char **argv)
 				bm_cache_entry_path(cache));
 		bm_cache_close(cache);
 		cache = NULL;
+		stage_time("cache-hit");
 		goto output;
 	}
+	stage_time("cache-miss");
 	bm_cache_record(cache);
 
 	/* 1. the inventory */
@@ -1404,6 +1435,7 @@ int cmd_migrate(int argc, char **argv)
 		rc = BM_EXIT_USAGE;
 		goto out;
 	}
+	stage_time("inventory");
 	remove_leftovers(&m.inv);
 	if (make_copies(&m) < 0) {
 		rc = BM_EXIT_USAGE;
@@ -1437,6 +1469,7 @@ int cmd_migrate(int argc, char **argv)
 						   err, sizeof(err));
 		}
 
+		stage_time("spatch");
 		if (!m.spatch_failed)
 			judge_spatch(&m);
 
@@ -1462,6 +1495,7 @@ int cmd_migrate(int argc, char **argv)
 			rc = BM_EXIT_USAGE;
 			goto out;
 		}
+		stage_time("post");
 		used_post = xcalloc(m.post.nsites + 1, sizeof(bool));
 		m.origin = xcalloc(m.inv.nsites + 1, 1);
 		reconcile(&m, used_post);
@@ -1556,6 +1590,7 @@ int cmd_migrate(int argc, char **argv)
 				goto out;
 			}
 			strlist_free(&vpaths);
+			stage_time("verify");
 			/* an old lock bug the conversion kept is a warning, not a failure */
 			for (size_t i = 0; i < m.nc; i++)
 				if (changed(&m.c[i]))
@@ -1615,6 +1650,7 @@ int cmd_migrate(int argc, char **argv)
 
 		if (st)
 			bm_cache_store(cache, st);
+		stage_time("store");
 	}
 
 output:
@@ -1664,6 +1700,7 @@ output:
 	    bm_write_report(&m.inv, m.a.format ? m.a.format : "text", m.a.output) < 0)
 		rc = BM_EXIT_USAGE;
 
+	stage_time("output");
 	if (m.inv.nsites)
 		fprintf(stderr, "blkmig migrate: %zu file%s scanned, %zu with legacy calls\n",
 			m.inv.nfiles, m.inv.nfiles == 1 ? "" : "s", m.nc);
