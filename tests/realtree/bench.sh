@@ -57,7 +57,8 @@ run_tool() { # run_tool NAME REP: one measured run, its time -v log in $W/NAME.R
 		rc=$? ;;
 	migrate)
 		rm -rf "$W/xdg-cold"
-		(cd "$(dirname "$TREE")" && XDG_CACHE_HOME=$W/xdg-cold $TIME -v "$BLKMIG" migrate \
+		(cd "$(dirname "$TREE")" && XDG_CACHE_HOME=$W/xdg-cold BLKMIG_STAGE_TIMES=1 \
+			$TIME -v "$BLKMIG" migrate \
 			--check -q -j "$JOBS" --kernel-tree linux-2.6.24 linux-2.6.24) \
 			>"$W/$name.out" 2>"$log"
 		rc=$?
@@ -108,6 +109,15 @@ for line in open(runs_file):
     t = tools.setdefault(name, {'runs_s': [], 'cpu_s': [], 'rss_kib': [], 'exit': []})
     t['runs_s'].append(secs(wall)); t['rss_kib'].append(int(rss)); t['exit'].append(int(rc))
     t['cpu_s'].append(float(cpu)); loads.append(float(load))
+# the cold migrate's own account of its stages (BLKMIG_STAGE_TIMES), last repetition
+stages = []
+logs = sorted(f for f in os.listdir(os.path.dirname(runs_file)) if f.startswith('migrate.') and f.endswith('.time'))
+if logs:
+    for line in open(os.path.join(os.path.dirname(runs_file), logs[-1])):
+        p = line.split()
+        if line.startswith('blkmig migrate: stage ') and len(p) >= 10:
+            stages.append({'stage': p[3], 'wall_s': float(p[4][:-1]), 'cpu_s': float(p[6][:-1]),
+                           'peak_rss_mib_so_far': int(p[9])})
 for t in tools.values():
     t['median_s'] = round(statistics.median(t['runs_s']), 2)
     t['median_cpu_s'] = round(statistics.median(t['cpu_s']), 2)
@@ -128,7 +138,7 @@ nfiles = sum(1 for _, _, fs in os.walk(tree) for f in fs if f.endswith(('.c', '.
 doc = {'tree': 'linux-2.6.24', 'c_h_files': nfiles, 'repetitions': int(reps),
        'jobs': int(jobs), 'cpus': int(ncpu),
        'load_average': {'min': min(loads), 'max': max(loads)} if loads else None,
-       'tools': tools, 'ratios': ratios, 'cpu_ratios': cpu_ratios,
+       'tools': tools, 'ratios': ratios, 'cpu_ratios': cpu_ratios, 'migrate_stages': stages,
        'goals': {'migrate/spatch1 (cold)': 1.5, 'warm/grep': 5, 'peak_rss_mib migrate': 500}}
 json.dump(doc, open(out, 'w'), indent=2)
 lines = ['bench-realtree: linux-2.6.24, %d .c/.h files, %s repetitions, -j %s, load average %s'
@@ -146,6 +156,9 @@ for name in ('grep', 'spatch1', 'scan', 'migrate', 'warm', 'cocci'):
         f(ratio(name, 'spatch1', 'median_cpu_s')), f(ratio(name, 'grep')),
         f(ratio(name, 'grep', 'median_cpu_s')), t['peak_rss_mib']))
 lines.append('goals: migrate <= 1.5x spatch1 (cold), warm <= 5x grep, migrate peak < 500 MiB')
+if stages:
+    lines.append('cold migrate by stage: ' + ', '.join('%s %.1fs wall %.1fs cpu (peak %d MiB)' % (
+        s['stage'], s['wall_s'], s['cpu_s'], s['peak_rss_mib_so_far']) for s in stages))
 open(os.path.splitext(out)[0] + '.txt', 'w').write('\n'.join(lines) + '\n')
 print('\n'.join(lines))
 print('bench-realtree: wrote %s' % out)
