@@ -447,11 +447,17 @@ void bm_cache_store(struct bm_cache *c, json_t *state)
 	for (size_t i = 0; i < c->ndeps && !c->spoiled; i++) {
 		struct dep *d = &c->deps[i];
 
+		json_t *item;
+
 		if (d->is_dir) {
-			json_array_append_new(
-			    inputs, json_pack("[s, s, I, I, I]", d->path, d->hash[0] ? d->hash : "dir",
-					      (json_int_t)d->mtime.tv_sec,
-					      (json_int_t)d->mtime.tv_nsec, (json_int_t)d->ino));
+			item = json_pack("[s, s, I, I, I]", d->path, d->hash[0] ? d->hash : "dir",
+					 (json_int_t)d->mtime.tv_sec, (json_int_t)d->mtime.tv_nsec,
+					 (json_int_t)d->ino);
+			/* a name JSON cannot hold (not UTF-8): an input we could not list */
+			if (!item || json_array_append_new(inputs, item)) {
+				c->spoiled = true;
+				break;
+			}
 			continue;
 		}
 		if (!d->hash[0]) { /* an include: hashed now, if it has not changed meanwhile */
@@ -467,7 +473,11 @@ void bm_cache_store(struct bm_cache *c, json_t *state)
 			sha256_hex(s, len, d->hash);
 			free(s);
 		}
-		json_array_append_new(inputs, json_pack("[s, s]", d->path, d->hash));
+		item = json_pack("[s, s]", d->path, d->hash);
+		if (!item || json_array_append_new(inputs, item)) {
+			c->spoiled = true;
+			break;
+		}
 	}
 	if (c->spoiled) { /* an input changed during the run: its result is not kept */
 		json_decref(inputs);

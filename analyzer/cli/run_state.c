@@ -91,10 +91,10 @@ static json_t *site_json(const struct bm_site *s)
 	json_t *edits = json_array();
 
 	for (size_t i = 0; i < s->nedits; i++)
-		json_array_append_new(edits, json_pack("[o, I, I, o]", str_or_null(s->edits[i].file),
-						       (json_int_t)s->edits[i].start,
-						       (json_int_t)s->edits[i].end,
-						       str_or_null(s->edits[i].text)));
+		json_array_append_new(
+		    edits, json_pack("[o, I, I, o]", str_or_null(s->edits[i].file),
+				     (json_int_t)s->edits[i].start, (json_int_t)s->edits[i].end,
+				     str_or_null(s->edits[i].text)));
 	return json_pack(
 	    "{s:o, s:[I, I, I, I, I, I], s:o, s:o, s:[i, i, i, i, b, i], s:o, s:o, s:o, s:o, "
 	    "s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
@@ -103,22 +103,22 @@ static json_t *site_json(const struct bm_site *s)
 	    (json_int_t)s->end_offset, "function", str_or_null(s->function), "call",
 	    str_or_null(s->call), "enums", (int)s->pattern, (int)s->lock, (int)s->uptodate_class,
 	    (int)s->verdict, s->typed, 0, "lock_evidence", strlist_json(&s->lock_evidence),
-	    "uptodate_expr", str_or_null(s->uptodate_expr), "error_expr", str_or_null(s->error_expr),
-	    "bytes_expr", str_or_null(s->bytes_expr), "bytes_origin", str_or_null(s->bytes_origin),
-	    "replacement", str_or_null(s->replacement), "before", str_or_null(s->before), "after",
-	    str_or_null(s->after), "reason_code", str_or_null(s->reason_code), "reason_text",
-	    str_or_null(s->reason_text), "confidence", str_or_null(s->confidence), "edits", edits);
+	    "uptodate_expr", str_or_null(s->uptodate_expr), "error_expr",
+	    str_or_null(s->error_expr), "bytes_expr", str_or_null(s->bytes_expr), "bytes_origin",
+	    str_or_null(s->bytes_origin), "replacement", str_or_null(s->replacement), "before",
+	    str_or_null(s->before), "after", str_or_null(s->after), "reason_code",
+	    str_or_null(s->reason_code), "reason_text", str_or_null(s->reason_text), "confidence",
+	    str_or_null(s->confidence), "edits", edits);
 }
 
 static json_t *file_json(const struct bm_file *f)
 {
-	return json_pack("{s:o, s:[i, I, I, b, I], s:o, s:o, s:o, s:o, s:o}", "path",
-			 str_or_null(f->path),
-			 "nums", (int)f->status, (json_int_t)f->errors, (json_int_t)f->warnings,
-			 f->used_model, (json_int_t)f->nsites, "reason", str_or_null(f->reason),
-			 "diagnostics", strlist_json(&f->diagnostics), "outcome",
-			 str_or_null(f->outcome), "outcome_code", str_or_null(f->outcome_code),
-			 "outcome_text", str_or_null(f->outcome_text));
+	return json_pack(
+	    "{s:o, s:[i, I, I, b, I], s:o, s:o, s:o, s:o, s:o}", "path", str_or_null(f->path),
+	    "nums", (int)f->status, (json_int_t)f->errors, (json_int_t)f->warnings, f->used_model,
+	    (json_int_t)f->nsites, "reason", str_or_null(f->reason), "diagnostics",
+	    strlist_json(&f->diagnostics), "outcome", str_or_null(f->outcome), "outcome_code",
+	    str_or_null(f->outcome_code), "outcome_text", str_or_null(f->outcome_text));
 }
 
 json_t *run_state_save(const struct bm_run *run)
@@ -134,9 +134,9 @@ json_t *run_state_save(const struct bm_run *run)
 
 		json_array_append_new(findings,
 				      json_pack("[o, I, I, o, i, o]", str_or_null(f->file),
-						(json_int_t)f->line,
-						(json_int_t)f->column, str_or_null(f->function),
-						(int)f->kind, str_or_null(f->message)));
+						(json_int_t)f->line, (json_int_t)f->column,
+						str_or_null(f->function), (int)f->kind,
+						str_or_null(f->message)));
 	}
 	return json_pack("{s:o, s:o, s:o, s:I}", "files", files, "sites", sites, "findings",
 			 findings, "io_errors", (json_int_t)run->io_errors);
