@@ -565,7 +565,8 @@ else
 	pass progress/none-off-terminal
 fi
 if command -v script > /dev/null; then
-	script -qec "$BLKMIG migrate --check $E/prog" /dev/null > "$E/prog.tty" 2>&1
+	# --no-cache: a full run (the run above left a cached result: no progress to show)
+	script -qec "$BLKMIG migrate --check --no-cache $E/prog" /dev/null > "$E/prog.tty" 2>&1
 	if grep -q 'files, .*elapsed' "$E/prog.tty"; then
 		pass progress/shown-on-terminal
 	else
