@@ -21,7 +21,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "rewrite.h"
+#include "classify_shapes.h"
 
 /* the text of node n with every blank dropped (normalize_ws) */
 static char *text_norm(struct tunit *t, const struct node *n)
@@ -1268,6 +1268,41 @@ static size_t site_of_node(struct ctx *cx, struct func *f, int n)
 	return (size_t)-1;
 }
 
+/*
+ * The data completion in one state of a state machine, the final step in
+ * the next (classify_state.c proves it): the new call replaces the data
+ * completion, the final state's housekeeping and end_that_request_last go.
+ */
+static void classify_state_handoff(struct plan *p, struct uptodate *u, struct bytes *b)
+{
+	struct state_handoff h;
+	struct bm_site *s = &p->cx->run->sites[p->si];
+	char *why = NULL;
+
+	if (!state_handoff_prove(p->cx, p->f, p->F, p->L, &h, &why)) {
+		site_manual(p->cx, p->si, "shape",
+			    "end_that_request_last (line %u) runs in another state of a state "
+			    "machine than the data completion, and blkmig cannot prove that "
+			    "nothing uses '%s' in between: %s; decide whether anything there may "
+			    "use the request after the single 2.6.25 call has ended it",
+			    offset_line(p->t, p->f->nodes[p->L].start, NULL), p->rq, why);
+		free(why);
+		return;
+	}
+	if (!choose_variant(p, p->F)) {
+		state_handoff_free(&h);
+		return;
+	}
+	s = &p->cx->run->sites[p->si];
+	s->pattern = u->cls == BM_UT_WRAPPER ? BM_PAT_WRAPPER_PARAM : BM_PAT_EARLY_RETURN;
+	strlist_push(&s->lock_evidence, h.evidence);
+	set_new_call(s, p->variant, p->rq, u->error_expr, b->expr, NULL);
+	edit_add(s, p->t->path, p->f->nodes[p->F].start, p->f->nodes[p->F].end, s->replacement);
+	for (int i = 0; i < h.nremove; i++)
+		edit_remove_stmt(s, p->t, p->f, h.remove[i]);
+	state_handoff_free(&h);
+}
+
 static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t si, long li)
 {
 	struct tunit *t = &cx->tus[f->tu];
@@ -1531,9 +1566,15 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 			    s->call, offset_line(t, f->nodes[L].start, NULL));
 		goto out;
 	}
-	if (f->nodes[Fs].kind == CXCursor_IfStmt && node_strip(f, node_child(f, Fs, 0)) == F &&
-	    node_child(f, Fs, 2) < 0) {
-		int T = node_child(f, Fs, 1), lastst = T;
+	/* `case X: if (F) ...`: the if is the case label's statement */
+	int Fin = Fs;
+
+	while (Fin >= 0 && (f->nodes[Fin].kind == CXCursor_CaseStmt ||
+			    f->nodes[Fin].kind == CXCursor_DefaultStmt))
+		Fin = node_child(f, Fin, f->nodes[Fin].kind == CXCursor_CaseStmt ? 1 : 0);
+	if (Fin >= 0 && f->nodes[Fin].kind == CXCursor_IfStmt &&
+	    node_strip(f, node_child(f, Fin, 0)) == F && node_child(f, Fin, 2) < 0) {
+		int T = node_child(f, Fin, 1), lastst = T;
 
 		if (T >= 0 && f->nodes[T].kind == CXCursor_CompoundStmt)
 			for (int c = f->nodes[T].first; c >= 0; c = f->nodes[c].next)
@@ -1586,6 +1627,11 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 		goto out;
 	}
 	p->Lidx = Lwhere;
+	if (shape == 1 && Lwhere > Fidx + 2 &&
+	    f->nodes[p->list[Fidx + 2]].kind == CXCursor_BreakStmt) {
+		classify_state_handoff(p, &u, &b);
+		goto out;
+	}
 	for (int i = Fidx + 1; i < Lwhere; i++) {
 		enum CXCursorKind k = f->nodes[p->list[i]].kind;
 
