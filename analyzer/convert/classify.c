@@ -1303,6 +1303,44 @@ static void classify_state_handoff(struct plan *p, struct uptodate *u, struct by
 	state_handoff_free(&h);
 }
 
+/*
+ * A data completion whose result nobody reads and whose final step runs
+ * later (classify_dataonly.c): blk_end_request_callback() with a callback
+ * that keeps the request from ending.  A final step of the same function it
+ * was paired with is no longer folded into it: it converts as a last-only
+ * call.  Returns false when the shape does not apply (nothing decided).
+ */
+static bool classify_data_only(struct plan *p, struct uptodate *u, struct bytes *b, long li)
+{
+	struct bm_site *s = &p->cx->run->sites[p->si];
+	char *why = NULL, *cb;
+
+	if (u->cls == BM_UT_UNKNOWN || !b->expr || has_side_effects(p->rq))
+		return false;
+	if (!dataonly_applies(p->cx, p->f, p->F, &why)) {
+		if (!why)
+			return false;
+		site_manual(p->cx, p->si, "shape", "%s", why);
+		free(why);
+		return true;
+	}
+	if (li >= 0) {
+		p->cx->partner[li] = -1;
+		p->cx->partner[p->si] = -1;
+	}
+	s->lock = lock_at(p->cx, p->f, p->F, &s->lock_evidence);
+	strlist_push(&s->lock_evidence,
+		     "the result is unused and the final step runs later: "
+		     "blk_end_request_callback with a callback returning 1 completes the data "
+		     "and never runs the final step, the only part that takes the queue lock");
+	s->pattern = BM_PAT_CALLBACK;
+	cb = dataonly_callback(p->cx, p->f, s);
+	set_new_call(s, "blk_end_request_callback", p->rq, u->error_expr, b->expr, cb);
+	edit_add(s, p->t->path, p->f->nodes[p->F].start, p->f->nodes[p->F].end, s->replacement);
+	free(cb);
+	return true;
+}
+
 static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t si, long li)
 {
 	struct tunit *t = &cx->tus[f->tu];
@@ -1360,6 +1398,8 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 			free(callee);
 		}
 		free(nrq);
+		if (classify_data_only(p, &u, &b, -1))
+			goto out;
 		if (other >= 0)
 			site_manual(
 			    cx, si, "shape",
@@ -1611,6 +1651,8 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 		   f->nodes[Fs].kind == CXCursor_DoStmt || f->nodes[Fs].kind == CXCursor_ForStmt) {
 		shape = 4;
 	}
+	if (!shape && classify_data_only(p, &u, &b, li))
+		goto out;
 	if (!shape) {
 		site_manual(cx, si, "shape", "%s in a shape the catalogue does not cover", s->call);
 		goto out;
@@ -1847,7 +1889,8 @@ static int driver_ends_bios(struct tunit *t, const struct func *f, int L, const 
 	return -1;
 }
 
-static void classify_last_only(struct ctx *cx, struct func *f, int L, size_t si)
+static void classify_last_only(struct ctx *cx, struct func *f, int L, size_t si,
+			       bool after_data_only)
 {
 	struct tunit *t = &cx->tus[f->tu];
 	struct bm_site *s = &cx->run->sites[si];
@@ -1866,7 +1909,9 @@ static void classify_last_only(struct ctx *cx, struct func *f, int L, size_t si)
 	}
 	rq = text_norm(t, &f->nodes[a0]);
 	uptodate_classify(cx, f, a1, &u);
-	own = driver_ends_bios(t, f, L, rq);
+	/* (the precise check needs the whole AST; with parse errors, the text's) */
+	own = after_data_only && !f->has_errors ? bios_ended_by_driver(t, f, L, rq)
+						 : driver_ends_bios(t, f, L, rq);
 	if (own >= 0) {
 		b.why = xasprintf("the driver ends the bios itself (line %u)",
 				  offset_line(t, f->nodes[own].start, NULL));
@@ -2038,8 +2083,10 @@ static void classify_func(struct ctx *cx, size_t fi)
 		s = &cx->run->sites[sites[i]];
 		if (is_end_request(name)) {
 			classify_end_request(cx, f, calls[i], (size_t)sites[i]);
-		} else if (!strcmp(name, "end_that_request_last") && !paired[i]) {
-			classify_last_only(cx, f, calls[i], (size_t)sites[i]);
+		} else if (!strcmp(name, "end_that_request_last") &&
+			   (!paired[i] || cx->partner[sites[i]] < 0)) {
+			/* (paired, then released: its data completions end no request) */
+			classify_last_only(cx, f, calls[i], (size_t)sites[i], paired[i] != 0);
 		} else if (!strcmp(name, "end_that_request_last")) {
 			struct bm_site *fs = &cx->run->sites[cx->partner[sites[i]]];
 

@@ -31,4 +31,19 @@ bool state_handoff_prove(struct ctx *cx, struct func *f, int F, int L, struct st
 			 char **why);
 void state_handoff_free(struct state_handoff *h);
 
+/*
+ * classify_dataonly.c: may the data completion F (its result unused) become
+ * blk_end_request_callback() with a callback that keeps the request from
+ * ending?  False with *why (malloc'ed, or NULL: not this shape).
+ */
+bool dataonly_applies(struct ctx *cx, struct func *f, int F, char **why);
+/* insert that callback before f (once per function); returns its name */
+char *dataonly_callback(struct ctx *cx, struct func *f, struct bm_site *s);
+/*
+ * The first node before L that ends the bios of rq itself (bio_endio, or
+ * rq->bio given to anything but a bio reader, stored or assigned), or -1;
+ * reading rq->bio in a test or through a member is no completion.
+ */
+int bios_ended_by_driver(struct tunit *t, const struct func *f, int L, const char *rq);
+
 #endif
