@@ -1304,6 +1304,40 @@ static void classify_state_handoff(struct plan *p, struct uptodate *u, struct by
 }
 
 /*
+ * The data completion of rq whose `if (F(rq, ...))` body holds node n (n
+ * completes its leftover), or -1.
+ */
+static int leftover_of(struct ctx *cx, struct func *f, int n, const char *rq)
+{
+	struct tunit *t = &cx->tus[f->tu];
+	char *nrq = normalize_ws(rq);
+	int found = -1;
+
+	for (int c = n, p = node_up(f, n); p >= 0 && found < 0; c = p, p = node_up(f, p)) {
+		int cond;
+		char *callee;
+
+		if (f->nodes[p].kind != CXCursor_IfStmt || c == node_child(f, p, 0))
+			continue;
+		cond = node_strip(f, node_child(f, p, 0));
+		if (cond < 0 || f->nodes[cond].kind != CXCursor_CallExpr ||
+		    call_arg(f, cond, 0) < 0)
+			continue;
+		callee = node_callee(f, cond);
+		if (is_first(callee)) {
+			char *a0 = text_norm(t, &f->nodes[call_arg(f, cond, 0)]);
+
+			if (!strcmp(a0, nrq))
+				found = cond;
+			free(a0);
+		}
+		free(callee);
+	}
+	free(nrq);
+	return found;
+}
+
+/*
  * A data completion whose result nobody reads and whose final step runs
  * later (classify_dataonly.c): blk_end_request_callback() with a callback
  * that keeps the request from ending.  A final step of the same function it
@@ -1381,7 +1415,7 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 	if (u.cls == BM_UT_WRAPPER)
 		s->pattern = BM_PAT_WRAPPER_PARAM;
 	if (L < 0) {
-		int other = -1;
+		int other = -1, outer;
 		char *nrq = normalize_ws(p->rq);
 
 		for (int n = 0; n < f->nnodes && other < 0; n++) {
@@ -1398,6 +1432,17 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 			free(callee);
 		}
 		free(nrq);
+		if ((outer = leftover_of(cx, f, F, p->rq)) >= 0) {
+			size_t so = site_of_node(cx, f, outer);
+			const struct bm_site *os = so == (size_t)-1 ? NULL : &cx->run->sites[so];
+
+			site_manual(cx, si, "shape",
+				    "completes the leftover of the data completion at line %u, and "
+				    "goes with it: %s",
+				    offset_line(t, f->nodes[outer].start, NULL),
+				    os && os->reason_text ? os->reason_text : "it is left");
+			goto out;
+		}
 		if (classify_data_only(p, &u, &b, -1))
 			goto out;
 		if (other >= 0)
@@ -1911,7 +1956,7 @@ static void classify_last_only(struct ctx *cx, struct func *f, int L, size_t si,
 	uptodate_classify(cx, f, a1, &u);
 	/* (the precise check needs the whole AST; with parse errors, the text's) */
 	own = after_data_only && !f->has_errors ? bios_ended_by_driver(t, f, L, rq)
-						 : driver_ends_bios(t, f, L, rq);
+						: driver_ends_bios(t, f, L, rq);
 	if (own >= 0) {
 		b.why = xasprintf("the driver ends the bios itself (line %u)",
 				  offset_line(t, f->nodes[own].start, NULL));

@@ -69,8 +69,8 @@ char *dataonly_callback(struct ctx *cx, struct func *f, struct bm_site *s)
 	{
 		size_t e = at;
 
-		while (e > 0 && (t->src[e - 1] == '\n' || t->src[e - 1] == ' ' ||
-				 t->src[e - 1] == '\t'))
+		while (e > 0 &&
+		       (t->src[e - 1] == '\n' || t->src[e - 1] == ' ' || t->src[e - 1] == '\t'))
 			e--;
 		if (e >= 2 && e == at - 1 && t->src[e - 1] == '/' && t->src[e - 2] == '*') {
 			size_t c = e - 2;
@@ -96,10 +96,10 @@ char *dataonly_callback(struct ctx *cx, struct func *f, struct bm_site *s)
 
 /* calls that only read a bio: passing rq->bio to them ends nothing */
 static const char *const bio_readers[] = {
-    "bio_data",	    "bio_iovec",   "bio_iovec_idx", "bio_sectors",   "bio_cur_sectors",
-    "bio_page",	    "bio_offset",  "bio_segments",  "bio_data_dir",  "bio_barrier",
-    "bio_sync",	    "bio_rw_ahead", "bio_failfast", "bio_kmap_irq",  "bio_kunmap_irq",
-    "__bio_kmap_atomic", "__bio_kunmap_atomic", "bio_to_phys", "bio_has_data"};
+    "bio_data",		 "bio_iovec",		"bio_iovec_idx", "bio_sectors",	 "bio_cur_sectors",
+    "bio_page",		 "bio_offset",		"bio_segments",	 "bio_data_dir", "bio_barrier",
+    "bio_sync",		 "bio_rw_ahead",	"bio_failfast",	 "bio_kmap_irq", "bio_kunmap_irq",
+    "__bio_kmap_atomic", "__bio_kunmap_atomic", "bio_to_phys",	 "bio_has_data"};
 
 static bool bio_reader(const char *name)
 {
@@ -135,7 +135,8 @@ int bios_ended_by_driver(struct tunit *t, const struct func *f, int L, const cha
 				txt = node_text(t, &f->nodes[n]);
 				char *nt = normalize_ws(txt);
 
-				want = xasprintf("%s->%s", nrq, strstr(nt, "biotail") ? "biotail" : "bio");
+				want = xasprintf("%s->%s", nrq,
+						 strstr(nt, "biotail") ? "biotail" : "bio");
 				hit = !strcmp(nt, want);
 				free(want);
 				free(nt);
@@ -157,8 +158,8 @@ int bios_ended_by_driver(struct tunit *t, const struct func *f, int L, const cha
 				} else if (k == CXCursor_BinaryOperator) {
 					char *op = binary_op(t, f, p);
 
-					hit = strcmp(op, "==") && strcmp(op, "!=") && strcmp(op, "&&") &&
-					      strcmp(op, "||");
+					hit = strcmp(op, "==") && strcmp(op, "!=") &&
+					      strcmp(op, "&&") && strcmp(op, "||");
 					free(op);
 				} else if (k == CXCursor_CallExpr) {
 					char *callee = node_callee(f, p);

@@ -30,8 +30,8 @@ struct sm {
 	struct ctx *cx;
 	struct func *f;
 	struct tunit *t;
-	int sw, body;	  /* the switch and its compound body */
-	int list[512];	  /* statements of the body */
+	int sw, body;  /* the switch and its compound body */
+	int list[512]; /* statements of the body */
 	int cnt;
 	int kidx, kend;	  /* case K's statements: list[kidx .. kend) */
 	int Ls;		  /* L's statement (list index) */
@@ -172,16 +172,11 @@ static int top_index(const struct sm *m, int n)
 static const char *use_name(enum holder_use u)
 {
 	switch (u) {
-	case HU_DEREF:
-		return "reads the request through it";
-	case HU_WRITE:
-		return "sets it";
-	case HU_TEST:
-		return "tests it";
-	case HU_LEGACY_ARG:
-		return "completes the request";
-	default:
-		return "copies or passes on the request pointer";
+	case HU_DEREF: return "reads the request through it";
+	case HU_WRITE: return "sets it";
+	case HU_TEST: return "tests it";
+	case HU_LEGACY_ARG: return "completes the request";
+	default: return "copies or passes on the request pointer";
 	}
 }
 
@@ -215,11 +210,12 @@ static bool check_holder(struct sm *m, char **why)
 				/* outside the machine: any time, also between the states */
 				ok = u == HU_TEST;
 			if (!ok) {
-				*why = xasprintf("%s() %s at line %u, which may run after the new "
-						 "call has ended the request and before the state "
-						 "machine reaches end_that_request_last",
-						 g->name, use_name(u),
-						 offset_line(&cx->tus[g->tu], g->nodes[n].start, NULL));
+				*why = xasprintf(
+				    "%s() %s at line %u, which may run after the new "
+				    "call has ended the request and before the state "
+				    "machine reaches end_that_request_last",
+				    g->name, use_name(u),
+				    offset_line(&cx->tus[g->tu], g->nodes[n].start, NULL));
 				return false;
 			}
 		}
@@ -268,10 +264,10 @@ static bool check_state(struct sm *m, char **why)
 			if (g != m->f || !node_within(g, n, m->body) || !konst) {
 				*why = xasprintf("%s() sets the state at line %u %s, so the state "
 						 "machine may reach the final state another way",
-						 g->name,
-						 offset_line(t, g->nodes[n].start, NULL),
-						 konst ? "outside the switch" : "to a value that is "
-										"not a constant");
+						 g->name, offset_line(t, g->nodes[n].start, NULL),
+						 konst ? "outside the switch"
+						       : "to a value that is "
+							 "not a constant");
 				return false;
 			}
 			if (v == m->kval && p != m->handoff) {
@@ -298,8 +294,8 @@ static bool leaves(const struct func *f, int st)
 /* the statement of a case label chain (case A: case B: stmt) */
 static int case_body(const struct func *f, int st)
 {
-	while (st >= 0 &&
-	       (f->nodes[st].kind == CXCursor_CaseStmt || f->nodes[st].kind == CXCursor_DefaultStmt))
+	while (st >= 0 && (f->nodes[st].kind == CXCursor_CaseStmt ||
+			   f->nodes[st].kind == CXCursor_DefaultStmt))
 		st = node_child(f, st, f->nodes[st].kind == CXCursor_CaseStmt ? 1 : 0);
 	return st;
 }
@@ -338,7 +334,8 @@ static bool prove(struct sm *m, int F, int L, struct state_handoff *h, char **wh
 		int p = f->nodes[Fs].parent;
 
 		if (p >= 0 && f->nodes[p].kind == CXCursor_CompoundStmt &&
-		    f->nodes[p].parent >= 0 && f->nodes[f->nodes[p].parent].kind == CXCursor_SwitchStmt)
+		    f->nodes[p].parent >= 0 &&
+		    f->nodes[f->nodes[p].parent].kind == CXCursor_SwitchStmt)
 			break;
 	}
 	if (Fs < 0) {
@@ -372,8 +369,8 @@ static bool prove(struct sm *m, int F, int L, struct state_handoff *h, char **wh
 	set = m->list[Fi + 1];
 	brk = m->list[Fi + 2];
 	kcase = m->list[Fi + 3];
-	if (f->nodes[set].kind != CXCursor_BinaryOperator || f->nodes[brk].kind != CXCursor_BreakStmt ||
-	    f->nodes[kcase].kind != CXCursor_CaseStmt) {
+	if (f->nodes[set].kind != CXCursor_BinaryOperator ||
+	    f->nodes[brk].kind != CXCursor_BreakStmt || f->nodes[kcase].kind != CXCursor_CaseStmt) {
 		*why = xstrdup("the data completion is not followed by `state = NEXT; break;` and "
 			       "`case NEXT:`");
 		return false;
@@ -398,8 +395,9 @@ static bool prove(struct sm *m, int F, int L, struct state_handoff *h, char **wh
 
 		if (!same || !const_value(f, node_child(f, set, 1), &m->kval) ||
 		    !const_value(f, node_child(f, kcase, 0), &kv) || kv != m->kval) {
-			*why = xstrdup("the state set after the data completion is not the switch's "
-				       "next case");
+			*why =
+			    xstrdup("the state set after the data completion is not the switch's "
+				    "next case");
 			return false;
 		}
 	}
@@ -442,10 +440,11 @@ static bool prove(struct sm *m, int F, int L, struct state_handoff *h, char **wh
 			return false;
 		}
 		if (!is_house_stmt(f, st) || h->nremove >= HANDOFF_MAX_REMOVE - 1) {
-			*why = xasprintf("line %u runs in the final state before "
-					 "end_that_request_last; only the housekeeping the new call "
-					 "does itself may",
-					 offset_line(t, f->nodes[st].start, NULL));
+			*why =
+			    xasprintf("line %u runs in the final state before "
+				      "end_that_request_last; only the housekeeping the new call "
+				      "does itself may",
+				      offset_line(t, f->nodes[st].start, NULL));
 			return false;
 		}
 		h->remove[h->nremove++] = st;
