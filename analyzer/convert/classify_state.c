@@ -22,6 +22,7 @@
  * Everything is proven over the whole translation unit; the field's struct
  * (or the variable) is defined in the file, so no other file can reach it.
  */
+#include <ctype.h>
 #include <string.h>
 
 #include "classify_shapes.h"
@@ -33,12 +34,13 @@ struct sm {
 	int sw, body;  /* the switch and its compound body */
 	int list[512]; /* statements of the body */
 	int cnt;
-	int kidx, kend;	  /* case K's statements: list[kidx .. kend) */
-	int Ls;		  /* L's statement (list index) */
-	long long kval;	  /* K's value */
-	char *holder_usr; /* the field or static variable keeping the request */
-	char *state_usr;  /* the field or static variable holding the state */
-	int handoff;	  /* the `S = K` statement */
+	int kidx, kend;			/* case K's statements: list[kidx .. kend) */
+	int Ls;				/* L's statement (list index) */
+	long long kval;			/* K's value */
+	char *holder_usr;		/* the field or static variable keeping the request */
+	char *state_usr;		/* the field or static variable holding the state */
+	char *holder_name, *state_name; /* their names */
+	int handoff;			/* the `S = K` statement */
 };
 
 static char *norm_text(struct tunit *t, const struct node *n)
@@ -314,6 +316,68 @@ static bool is_house_stmt(const struct func *f, int st)
 	return r;
 }
 
+/* NAME as a whole word of hay[0, len) (members too: x->NAME) */
+static bool has_word(const char *hay, size_t len, const char *name)
+{
+	size_t wl = strlen(name);
+
+	for (size_t i = 0; wl && i + wl <= len; i++)
+		if (!memcmp(hay + i, name, wl) &&
+		    (i == 0 || !(isalnum((unsigned char)hay[i - 1]) || hay[i - 1] == '_')) &&
+		    (i + wl == len || !(isalnum((unsigned char)hay[i + wl]) || hay[i + wl] == '_')))
+			return true;
+	return false;
+}
+
+static char *spelling_of_ref(const struct func *f, int n)
+{
+	CXString sp =
+	    clang_getCursorSpelling(clang_getCursorReferenced(f->nodes[node_strip(f, n)].c));
+	char *r = xstrdup(clang_getCString(sp));
+
+	clang_disposeString(sp);
+	return r;
+}
+
+/*
+ * A function with parse errors may have lost statements from its AST.  They
+ * can hide a use of the request or the state only if its text names their
+ * storage, or a macro of this file whose definition does.
+ */
+static bool errors_may_hide(struct sm *m, const struct func *g)
+{
+	struct tunit *t = m->t;
+	const char *names[2] = {m->holder_name, m->state_name};
+	struct bm_strlist macros = {0};
+	bool hit = false;
+
+	for (size_t q = 0; q < t->len; q++) {
+		size_t a, e, b;
+
+		if ((q && t->clean[q - 1] != '\n') || strncmp(t->clean + q, "#define", 7))
+			continue;
+		a = q + 7;
+		while (a < t->len && (t->clean[a] == ' ' || t->clean[a] == '\t'))
+			a++;
+		e = a;
+		while (e < t->len && (isalnum((unsigned char)t->clean[e]) || t->clean[e] == '_'))
+			e++;
+		for (b = e; b < t->len && !(t->clean[b] == '\n' && t->clean[b - 1] != '\\'); b++)
+			;
+		for (int k = 0; k < 2; k++)
+			if (e > a && has_word(t->clean + e, b - e, names[k])) {
+				strlist_push_owned(&macros, xstrndup(t->clean + a, e - a));
+				break;
+			}
+	}
+	for (int k = 0; k < 2 && !hit; k++)
+		hit = has_word(t->clean + g->start, g->end - g->start, names[k]);
+	for (size_t i = 0; i < macros.n && !hit; i++)
+		hit = has_word(t->clean + g->start, g->end - g->start, macros.v[i]);
+	strlist_free(&macros);
+	return hit;
+}
+
 static bool prove(struct sm *m, int F, int L, struct state_handoff *h, char **why)
 {
 	struct func *f = m->f;
@@ -322,13 +386,6 @@ static bool prove(struct sm *m, int F, int L, struct state_handoff *h, char **wh
 	char *rq1, *rq2, *lhs, *cond;
 	bool same;
 
-	for (size_t gi = 0; gi < m->cx->nfuncs; gi++)
-		if (m->cx->funcs[gi].tu == f->tu && m->cx->funcs[gi].has_errors) {
-			*why = xasprintf("%s() in the same file did not parse cleanly, so blkmig "
-					 "cannot see every use of the request",
-					 m->cx->funcs[gi].name);
-			return false;
-		}
 	/* F's statement is a direct statement of the switch body */
 	for (Fs = F; Fs >= 0; Fs = f->nodes[Fs].parent) {
 		int p = f->nodes[Fs].parent;
@@ -409,6 +466,10 @@ static bool prove(struct sm *m, int F, int L, struct state_handoff *h, char **wh
 	m->handoff = set;
 	m->state_usr = file_private_storage(t, f, node_child(f, set, 0));
 	m->holder_usr = file_private_storage(t, f, call_arg(f, F, 0));
+	if (m->state_usr && m->holder_usr) {
+		m->state_name = spelling_of_ref(f, node_child(f, set, 0));
+		m->holder_name = spelling_of_ref(f, call_arg(f, F, 0));
+	}
 	if (!m->state_usr || !m->holder_usr) {
 		*why = xasprintf("the %s is not kept in a field of a struct this file defines or "
 				 "in a static variable, so other files may use it",
@@ -460,6 +521,15 @@ static bool prove(struct sm *m, int F, int L, struct state_handoff *h, char **wh
 			return false;
 		}
 	}
+	for (size_t gi = 0; gi < m->cx->nfuncs; gi++)
+		if (m->cx->funcs[gi].tu == f->tu && m->cx->funcs[gi].has_errors &&
+		    errors_may_hide(m, &m->cx->funcs[gi])) {
+			*why = xasprintf("%s() in the same file did not parse cleanly and names "
+					 "the request's or the state's storage, so blkmig cannot "
+					 "see every use of them",
+					 m->cx->funcs[gi].name);
+			return false;
+		}
 	if (!check_state(m, why) || !check_holder(m, why))
 		return false;
 	h->evidence = xasprintf(
@@ -488,6 +558,8 @@ bool state_handoff_prove(struct ctx *cx, struct func *f, int F, int L, struct st
 		*why = xstrdup("the state machine could not be followed");
 	free(m->holder_usr);
 	free(m->state_usr);
+	free(m->holder_name);
+	free(m->state_name);
 	free(m);
 	return ok;
 }
