@@ -436,6 +436,7 @@ void bm_cache_store(struct bm_cache *c, json_t *state)
 	char *body, *tmp, sum[65];
 	FILE *f;
 	int fd;
+	bool ok = false;
 
 	if (!c) {
 		json_decref(state);
@@ -495,17 +496,16 @@ void bm_cache_store(struct bm_cache *c, json_t *state)
 	tmp = xasprintf("%s/.tmp-XXXXXX", c->dir);
 	fd = mkstemp(tmp);
 	f = fd >= 0 ? fdopen(fd, "w") : NULL;
-	if (f && fprintf(f, "%s %s\n%s", CACHE_FORMAT, sum, body) >= 0 && !fflush(f) &&
-	    !fsync(fileno(f)) && !fclose(f)) {
-		if (rename(tmp, c->entry))
-			unlink(tmp);
-	} else {
-		if (f)
-			fclose(f);
-		else if (fd >= 0)
-			close(fd);
-		unlink(tmp);
+	if (!f && fd >= 0)
+		close(fd);
+	if (f) {
+		/* fclose() closes f whatever it returns: no second close */
+		bool written = fprintf(f, "%s %s\n%s", CACHE_FORMAT, sum, body) >= 0 &&
+			       !fflush(f) && !fsync(fileno(f));
+		ok = !fclose(f) && written;
 	}
+	if (!ok || rename(tmp, c->entry))
+		unlink(tmp);
 	free(tmp);
 	free(body);
 }

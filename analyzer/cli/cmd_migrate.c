@@ -1232,16 +1232,16 @@ static json_t *mig_state(const struct mig *m, size_t converted, size_t by_spatch
 		const struct cand *c = &m->c[i];
 
 		json_array_append_new(
-		    cands, json_pack("{s:o, s:o, s:o, s:o, s:I, s:I}", "orig",
-				     run_state_bytes(c->orig, strlen(c->orig)), "final",
-				     changed(c) ? run_state_bytes(c->final, c->final_len) : json_null(),
-				     "problem",
-				     c->problem ? run_state_bytes(c->problem, strlen(c->problem))
-						: json_null(),
-				     "problem_code",
-				     c->problem_code ? json_string(c->problem_code) : json_null(),
-				     "by_spatch", (json_int_t)c->by_spatch, "by_analyzer",
-				     (json_int_t)c->by_analyzer));
+		    cands,
+		    json_pack(
+			"{s:o, s:o, s:o, s:o, s:I, s:I}", "orig",
+			run_state_bytes(c->orig, strlen(c->orig)), "final",
+			changed(c) ? run_state_bytes(c->final, c->final_len) : json_null(),
+			"problem",
+			c->problem ? run_state_bytes(c->problem, strlen(c->problem)) : json_null(),
+			"problem_code",
+			c->problem_code ? json_string(c->problem_code) : json_null(), "by_spatch",
+			(json_int_t)c->by_spatch, "by_analyzer", (json_int_t)c->by_analyzer));
 	}
 	if (!inv) {
 		json_decref(cands);
@@ -1276,8 +1276,8 @@ static int mig_restore(struct mig *m, json_t *st, size_t *converted, size_t *by_
 		memset(d, 0, sizeof(*d));
 		d->orig = run_state_get_bytes(json_object_get(v, "orig"), &n);
 		/* the file's content is one of the inputs the cache checked */
-		if (!d->orig || read_whole_file(d->orig, &d->orig_data, &d->orig_len, err,
-						 sizeof(err)) < 0) {
+		if (!d->orig ||
+		    read_whole_file(d->orig, &d->orig_data, &d->orig_len, err, sizeof(err)) < 0) {
 			bad = true;
 			break;
 		}
@@ -1286,8 +1286,8 @@ static int mig_restore(struct mig *m, json_t *st, size_t *converted, size_t *by_
 			d->final = xmalloc(d->orig_len + 1);
 			memcpy(d->final, d->orig_data, d->orig_len + 1);
 			d->final_len = d->orig_len;
-		} else if (!(d->final = run_state_get_bytes(json_object_get(v, "final"),
-							    &d->final_len))) {
+		} else if (!(d->final =
+				 run_state_get_bytes(json_object_get(v, "final"), &d->final_len))) {
 			bad = true;
 			break;
 		}

@@ -53,8 +53,7 @@ static void ctx_free(struct ctx *cx)
  * it again (text_of). */
 static bool want_more(struct bm_run *run, struct tunit *pre, const bool *taken, size_t i)
 {
-	return (pre[i].src || pre[i].len) && run->files[i].status == BM_PARSE_SKIPPED &&
-	       !taken[i];
+	return (pre[i].src || pre[i].len) && run->files[i].status == BM_PARSE_SKIPPED && !taken[i];
 }
 
 /* The text of file i for a round: kept, or read again (NULL if it cannot be). */
@@ -128,7 +127,8 @@ static void select_files(struct ctx *cx, struct tunit *pre, bool *taken, size_t 
 	for (size_t i = 0; i < run->nfiles; i++) {
 		char *owned = NULL;
 		size_t len = 0;
-		const char *src = want_more(run, pre, taken, i) ? text_of(pre, i, &len, &owned) : NULL;
+		const char *src =
+		    want_more(run, pre, taken, i) ? text_of(pre, i, &len, &owned) : NULL;
 		unsigned hit = src ? tree_scan(src, len, names, members, &found[i]) : 0;
 
 		free(owned);

@@ -350,10 +350,8 @@ static CXTranslationUnit parse_one(struct parse_env *env, CXIndex idx, const cha
 		enum CXErrorCode e;
 		bool again = false;
 
-		e = clang_parseTranslationUnit2(
-		    idx, abspath, (const char *const *)a.v, (int)a.n, NULL, 0,
-		    CXTranslationUnit_KeepGoing,
-		    &tu);
+		e = clang_parseTranslationUnit2(idx, abspath, (const char *const *)a.v, (int)a.n,
+						NULL, 0, CXTranslationUnit_KeepGoing, &tu);
 		if (e != CXError_Success) {
 			tu = NULL;
 			break;
@@ -492,8 +490,8 @@ static void child_parse(struct parse_env *env, const char *path, const char *res
 			strlist_push_owned(&texts, diagnostic_text(d, self, path));
 		clang_disposeDiagnostic(d);
 	}
-	saved = clang_saveTranslationUnit(tu, ast, clang_defaultSaveOptions(tu)) ==
-		CXSaveError_None;
+	saved =
+	    clang_saveTranslationUnit(tu, ast, clang_defaultSaveOptions(tu)) == CXSaveError_None;
 	f = fopen(res, "w");
 	if (!f)
 		_exit(4);
