@@ -42,6 +42,62 @@ print("\n".join(bad)); sys.exit(bool(bad))' "$W/sif.json"
 check parse-status/text-says-so grep -qE '^[^ ]*syntax_in_function.c:[0-9]+:1: warning: parsed with 1 error' "$W/sif.txt"
 check parse-status/text-cites-the-error grep -qE 'syntax_in_function.c:9:[0-9]+: note: parse error: ' "$W/sif.txt"
 
+# ---- 1b. the reason of a site is true of the code: which final step follows, which data
+# completion is above it, on which request expression (cases/reasons/pairing.c) ----------
+PAIR=$CASES/reasons/pairing.c
+(cd "$CASES/reasons" && "$B" scan -q --format json -o "$W/pair.json" pairing.c
+	"$B" scan -q -o "$W/pair.txt" pairing.c
+	"$B" scan -q --format sarif -o "$W/pair.sarif" pairing.c) 2>/dev/null
+JSON_REPORTS+=("$W/pair.json")
+SARIF_REPORTS+=("$W/pair.sarif")
+# pair_reason FUNCTION CALL-TEXT CODE MUST-MATCH: the site whose original line holds
+# CALL-TEXT has reason CODE and a message matching MUST-MATCH (with @L@ the line of the
+# call the message must name) in JSON, text and SARIF alike
+pair_reason() {
+	local line other
+	line=$(grep -nF "$2" "$PAIR" | head -1 | cut -d: -f1)
+	other=$(grep -nF "$5" "$PAIR" | head -1 | cut -d: -f1)
+	py '
+import json, re, sys
+jpath, tpath, spath, func, line, code, pat, other = sys.argv[1:9]
+pat = pat.replace("@L@", other)
+bad = []
+s = [x for x in json.load(open(jpath))["sites"] if x["line"] == int(line) and x["function"] == func]
+if len(s) != 1 or s[0]["reason"]["code"] != code or not re.search(pat, s[0]["reason"]["text"]):
+    bad.append("json: %s" % [(x["reason"]) for x in s])
+txt = [l for l in open(tpath) if re.match(r"pairing\.c:%s:\d+: warning: " % line, l)]
+if len(txt) != 1 or not txt[0].rstrip().endswith("[%s]" % code) or not re.search(pat, txt[0]):
+    bad.append("text: %s" % txt)
+res = [r for r in json.load(open(spath))["runs"][0]["results"]
+       if r["locations"][0]["physicalLocation"]["region"]["startLine"] == int(line)]
+if len(res) != 1 or res[0]["ruleId"] != code or not re.search(pat, res[0]["message"]["text"]):
+    bad.append("sarif: %s" % [(r["ruleId"], r["message"]["text"][:100]) for r in res])
+print("\n".join(bad)); sys.exit(bool(bad))' "$W/pair.json" "$W/pair.txt" "$W/pair.sarif" "$1" "$line" "$3" "$4" "$other"
+}
+# a second data completion before a final step that follows: not "no final step follows"
+check reason/further-completion-names-the-last-that-follows pair_reason pr_complete \
+	'if (!end_that_request_first(rq, ok, rq->hard_nr_sectors - hdr))' shape \
+	'^a further data completion .* before the final step \(end_that_request_last at line @L@\)' \
+	'end_that_request_last(rq, ok);'
+# a data completion on another spelling of the request: the final step that follows is named
+check reason/chunk-names-the-last-that-follows pair_reason pr_done \
+	'end_that_request_chunk(dev->cur, ok, bytes)' shape \
+	"the end_that_request_last that follows in pr_done\(\) \(line @L@\) ends 'req', not 'dev->cur'" \
+	'end_that_request_last(req, ok);'
+# its final step, four lines below: not last_may_have_data, the chunk above is named
+check reason/last-names-the-chunk-above pair_reason pr_done \
+	'end_that_request_last(req, ok);' shape \
+	"^end_that_request_chunk at line @L@ in pr_done\(\) ends 'dev->cur'" \
+	'end_that_request_chunk(dev->cur, ok, bytes)'
+# where no final step follows in the function, saying so stays true
+check reason/no-last-follows-where-none-does pair_reason pr_partial \
+	'return end_that_request_chunk(rq, 1, bytes);' shape \
+	"^no end_that_request_last for 'rq' follows in pr_partial\(\)" \
+	'return end_that_request_chunk(rq, 1, bytes);'
+# no site of this file is told last_may_have_data or "finished elsewhere"
+check reason/no-false-codes bash -c "! grep -E 'last_may_have_data|finished elsewhere' '$W/pair.txt' '$W/pair.json' '$W/pair.sarif'"
+check reason/statements-true python3 "$HERE/truth.py" "$W/pair.json" "$CASES/reasons"
+
 # ---- 2. compiler-form text for scan and verify, one line per site ---------------------
 # every line that is not indented detail, blank or the summary is FILE:LINE:COL: LEVEL: MSG [code]
 compiler_form() { # FILE EXPECTED_SITE_LINES
@@ -103,7 +159,7 @@ check half/html-outcome grep -qE '<table id="left">.*' "$W/rep/report.html"
 check half/html-lists-file bash -c "sed -n '/<table id=\"left\">/,/<\/table>/p' '$W/rep/report.html' | grep -q 't/half_broken.c'"
 check parse-status/html-lists-partial-file bash -c "sed -n '/<table id=\"files\">/,/<\/table>/p' '$W/rep/report.html' | grep -q 't/syntax_in_function.c'"
 # no report names migrate's private copy; every line it cites is the original's
-check origin/no-private-paths bash -c "! grep -l 'blkmig-migrate\\.' '$W'/rep/report.* '$W/mig.log'"
+check origin/no-private-paths bash -c "! grep -lE 'blkmig(-migrate)?\\.[A-Za-z0-9]{6}/' '$W'/rep/report.* '$W/mig.log'"
 origin_lines() {
 	local first hook
 	first=$(grep -n 'if (!end_that_request_first(rq, 1, rq->nr_sectors))$' "$W/t/shifted.c" | tail -1 | cut -d: -f1)
@@ -160,6 +216,73 @@ classes = sch["$defs"]["site"]["properties"]["uptodate"]["properties"]["class"][
 doc = open(sys.argv[2]).read()
 missing = [c for c in classes if not re.search(r"`%s`" % c, doc)]
 print(missing); sys.exit(bool(missing))' "$SCHEMA" "$TOP/analyzer/REPORT.md"
+
+# ---- 3b. migrate --in-place --headers, a driver with a helper header: what every
+# report says was converted, left and counted is what happened to the files ------------
+mkdir -p "$W/hh"
+cp -r "$CASES/helper_header" "$W/hh/drv"
+cp -r "$CASES/helper_header" "$W/hh/drv.orig"
+(cd "$W/hh" && "$B" migrate -q --in-place --headers --report rep drv) > "$W/hh.log" 2>&1
+JSON_REPORTS+=("$W/hh/rep/report.json")
+SARIF_REPORTS+=("$W/hh/rep/report.sarif")
+check headers/outcomes-are-what-happened python3 "$HERE/outcome.py" "$W/hh/rep/report.json" "$W/hh" drv=drv.orig
+check headers/statements-true python3 "$HERE/truth.py" "$W/hh/rep/report.json" "$W/hh" --map drv=drv.orig
+# request.c was rewritten: every format counts its four sites converted
+headers_counts() {
+	local conv
+	conv=$(cd "$W/hh" && diff drv.orig/request.c drv/request.c | grep -c '^< .*end_\(that_\)\?request')
+	py '
+import json, re, sys
+d = json.load(open(sys.argv[1])); txt = open(sys.argv[2]).read(); log = open(sys.argv[3]).read()
+sar = json.load(open(sys.argv[4]))["runs"][0]["results"]; html = open(sys.argv[5]).read()
+conv = int(sys.argv[6])
+rq = [s for s in d["sites"] if s["file"] == "drv/request.c"]
+auto = sum(1 for s in rq if s["verdict"] == "auto")
+bad = []
+if auto != len(rq) or auto != conv: bad.append("json: %d of %d request.c sites auto, %d calls rewritten" % (auto, len(rq), conv))
+if d["summary"]["auto"] != auto: bad.append("json summary auto %s" % d["summary"]["auto"])
+m = re.search(r"(\d+) site\(s\): (\d+) auto, (\d+) manual", txt)
+if not m or int(m.group(2)) != d["summary"]["auto"] or int(m.group(3)) != d["summary"]["manual"]: bad.append("text summary")
+m = re.search(r"(\d+) sites: (\d+) converted in (\d+) file", log)
+if not m or int(m.group(2)) != d["summary"]["auto"] or int(m.group(3)) != 1: bad.append("stderr summary: %s" % (m and m.group(0)))
+if sum(1 for r in sar if r["ruleId"] == "convert" and r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "drv/request.c") != len(rq):
+    bad.append("sarif: request.c results not all convert")
+if html.count("<section class=\"site auto") != d["summary"]["auto"]: bad.append("html auto sections")
+print("\n".join(bad)); sys.exit(bool(bad))' "$W/hh/rep/report.json" "$W/hh/rep/report.txt" "$W/hh.log" \
+		"$W/hh/rep/report.sarif" "$W/hh/rep/report.html" "$conv"
+}
+check headers/counts-in-every-format headers_counts
+
+# ---- 3c. verify --original maps every PATH to its original, a file PATH as well as a
+# directory's files; what it cannot map is an error, not a silent failure ---------------
+mkdir -p "$W/vo/orig" "$W/vo/conv" "$W/vo/extra"
+cp "$CASES/verify_race.c" "$W/vo/orig/"
+cp "$CASES/verify_race.c" "$W/vo/conv/"
+(cd "$W/vo" && "$B" migrate -q --in-place conv) > /dev/null 2>&1
+cp "$W/vo/conv/verify_race.c" "$W/vo/extra/renamed.c"
+# vo_run NAME WANT-RC WANT-GREP ARGS...: verify in $W/vo with ARGS; exit WANT-RC and its
+# stdout+stderr match WANT-GREP
+vo_run() {
+	local name=$1 want=$2 pat=$3 rc
+	shift 3
+	(cd "$W/vo" && "$B" verify -q "$@") > "$W/vo/$name.out" 2>&1
+	rc=$?
+	if [ "$rc" = "$want" ] && grep -qE "$pat" "$W/vo/$name.out"; then
+		pass "verify-original/$name"
+	else
+		fail "verify-original/$name" "exit $rc (want $want): $(head -3 "$W/vo/$name.out")"
+	fi
+}
+old_bug='verify_race.c:[0-9]+:[0-9]+: warning: .*\[preexisting_lock_bug\]$'
+vo_run dir-dir 0 "$old_bug" --original orig conv
+vo_run dir-slash-dir 0 "$old_bug" --original orig/ conv/
+vo_run dir-file 0 "$old_bug" --original orig conv/verify_race.c
+vo_run file-file 0 "$old_bug" --original orig/verify_race.c conv/verify_race.c
+vo_run no-original-is-an-error 2 '^blkmig verify: no original of extra/renamed.c in --original orig' \
+	--original orig extra/renamed.c
+vo_run file-for-a-directory-is-an-error 2 '^blkmig verify: --original FILE needs exactly one PATH, a file' \
+	--original orig/verify_race.c conv
+vo_run without-original-fails 1 'verify_race.c:[0-9]+:[0-9]+: error: .*\[locked_variant_without_lock\]$' conv
 
 # ---- 4. SARIF: relative to --root, stable fingerprints ---------------------------------
 (cd "$W" && "$B" scan -q --format sarif --root t -o scan1.sarif t) 2>/dev/null
@@ -239,13 +362,30 @@ CORPUS=${REPORTS_CORPUS:-$TOP/../shared/corpus/linux-2.6.24.tar.xz}
 LINUX=$BUILD/linux-2.6.24
 if [ -f "$CORPUS" ]; then
 	[ -d "$LINUX/drivers" ] || tar -xJf "$CORPUS" -C "$BUILD"
-	(cd "$BUILD" && nice "$B" migrate -q -j 2 --check --report "$W/linux" --root linux-2.6.24 \
-		linux-2.6.24) > "$W/linux.log" 2>&1
+	(cd "$BUILD" && nice "$B" migrate -q -j 2 --patch "$W/linux.patch" --report "$W/linux" \
+		--root linux-2.6.24 linux-2.6.24) > "$W/linux.log" 2>&1
 	JSON_REPORTS+=("$W/linux/report.json")
 	SARIF_REPORTS+=("$W/linux/report.sarif")
 	cp "$W/linux/report.html" "$ART/linux-report.html"
 	cp "$W/linux/report.sarif" "$ART/linux-report.sarif"
-	check linux/no-private-paths bash -c "! grep -l 'blkmig-migrate\\.' '$W'/linux/report.* '$W/linux.log'"
+	check linux/no-private-paths bash -c "! grep -lE 'blkmig(-migrate)?\\.[A-Za-z0-9]{6}/' '$W'/linux/report.* '$W/linux.log'"
+	# every site's line, column, reason and evidence lines, every parse status and
+	# diagnostic, every count: true of the original tree
+	check linux/statements-true python3 "$HERE/truth.py" "$W/linux/report.json" "$BUILD"
+	# what each file's outcome says is what the patch does to it; the legacy calls left
+	# in each converted file are its manual sites
+	linux_outcomes() {
+		rm -rf "$W/lx" && mkdir -p "$W/lx" &&
+			py '
+import json, sys
+for f in json.load(open(sys.argv[1]))["files"]:
+    if "outcome" in f: print(f["path"])' "$W/linux/report.json" |
+			(cd "$BUILD" && xargs cp --parents -t "$W/lx") &&
+			patch -s -p1 -d "$W/lx" < "$W/linux.patch" &&
+			python3 "$HERE/outcome.py" "$W/linux/report.json" "$BUILD" \
+				linux-2.6.24=linux-2.6.24 "linux-2.6.24=$W/lx/linux-2.6.24"
+	}
+	check linux/outcomes-are-what-the-patch-does linux_outcomes
 	# every statement of a left-untouched file's outcome is in every format
 	check linux/outcomes-in-every-format py '
 import json, sys
