@@ -154,7 +154,7 @@ fi
 smoke_log=$build/shim/smoke-serial.log
 mkdir -p "${smoke_log%/*}"
 nice -n 10 "$top/tests/target/kmod/smoke-qemu.sh" "$build/kernels/$smoke_kver/modules" \
-	"$boot/vmlinuz-$smoke_kver" "$smoke_log" >/dev/null 2>&1
+	"$boot/vmlinuz-$smoke_kver" "$smoke_log" >/dev/null 2>"$smoke_log.stderr"
 smoke_rc=$?
 if [ -f "$smoke_log" ]; then
 	while read -r verdict name; do
@@ -164,6 +164,15 @@ fi
 if [ $smoke_rc -eq 0 ]; then
 	pass "guest-run/$smoke_kver"
 else
-	fail "guest-run/$smoke_kver" "smoke-qemu.sh exited $smoke_rc (see $smoke_log)"
+	# the summary keeps the fail message: say there what went wrong
+	why=$(head -n 1 "$smoke_log.stderr")
+	last=$(grep -E '^SMOKE ' "$smoke_log" 2>/dev/null | tail -n 1)
+	oops=$(grep -m 3 -E 'BUG|Oops|panic|hung task|WARNING' "$smoke_log" 2>/dev/null | tr '\n' ' ')
+	fail "guest-run/$smoke_kver" "smoke-qemu.sh exited $smoke_rc: ${why:-no message}; last guest line: ${last:-none}${oops:+; kernel: $oops} (see $smoke_log)"
+	# the build folder does not outlive a CI run: the cause goes in the suite's output
+	echo "--- smoke-qemu.sh said:"
+	cat "$smoke_log.stderr"
+	echo "--- last lines of the guest's serial log:"
+	[ -f "$smoke_log" ] && tail -n 60 "$smoke_log"
 fi
 finish

@@ -119,8 +119,14 @@ tr -d '\r' < "$out" > "$out.txt"
 [ -n "$log" ] && cp "$out.txt" "$log"
 grep -E '^(SMOKE|  )' "$out.txt" || true
 if [ $rc -eq 124 ]; then
-	echo "guest hung: no result within ${timeout_s}s" >&2
+	echo "guest hung: no result within ${timeout_s}s, after: $(grep '^SMOKE ' "$out.txt" | tail -n 1)" >&2
+	tail -n 40 "$out.txt" >&2
 	exit 1
 fi
-grep -q '^SMOKE DONE failed=0' "$out.txt" || { tail -n 40 "$out.txt" >&2; exit 1; }
+if ! grep -q '^SMOKE DONE' "$out.txt"; then
+	echo "the guest stopped before the end (qemu exit $rc) after: $(grep '^SMOKE ' "$out.txt" | tail -n 1)" >&2
+	tail -n 40 "$out.txt" >&2
+	exit 1
+fi
+grep -q '^SMOKE DONE failed=0' "$out.txt" || { echo "guest tests failed: $(grep -c '^SMOKE FAIL' "$out.txt")" >&2; exit 1; }
 ! grep -q '^SMOKE FAIL' "$out.txt"
