@@ -12,6 +12,8 @@ when the run converted in place).  Checked, per site:
     lies in function NAME (a caller, cited at its call);
   - a site the report calls typed is in a file that parsed without errors in the
     function of the site, and an `unparsed` site is in a file not reported "ok";
+per finding (verify, migrate): its line and column hold a completion call of the
+original, in the function it names, and the lines its message cites hold what it says;
 per file:
   - "ok" means 0 errors and no diagnostics; "partial"/"failed" carry >= 1 error and their
     diagnostics point at existing lines of existing files;
@@ -27,6 +29,9 @@ import sys
 
 ATLINE = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\)? at line (\d+)")
 ATFILE = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*) at ([^\s:()]+\.[ch]):(\d+)")
+# a legacy completion or its 2.6.25 replacement (a finding's line in the original)
+CALL = re.compile(r"(end_that_request_(first|chunk|last)|end_(queued_|dequeued_)?request|"
+                  r"__?blk_end_request|blk_end_request)\b")
 # words of the prose before "at": "used as a value at F:N", "the statement at line N"
 PROSE = {"value", "statement", "assigned", "call", "step", "completion", "used", "it", "function"}
 DIAG = re.compile(r"^(.+?):(\d+):(\d+): (?:error|warning|fatal error): ")
@@ -81,6 +86,19 @@ def main():
             bad.append("%s: %s:%d does not hold %s (%r)" % (what, path, n, name,
                                                              ls[n - 1].strip()[:80] if 1 <= n <= len(ls) else ""))
 
+    for x in doc.get("findings", []):
+        where = "finding %s:%d (%s)" % (x["file"], x["line"], x["kind"])
+        ls = lines_of(x["file"])
+        if ls is None or not (1 <= x["line"] <= len(ls)):
+            bad.append(where + ": no such line")
+            continue
+        if not CALL.match(ls[x["line"] - 1][x["column"] - 1:]):
+            bad.append(where + ": column %d holds no completion call: %r" % (x["column"], ls[x["line"] - 1].strip()[:80]))
+        if x.get("function") and enclosing_function(ls, x["line"]) not in (x["function"], None):
+            bad.append(where + ": not in %s()" % x["function"])
+        for name, path, n in ATFILE.findall(x["message"]):
+            if name not in PROSE:
+                line_has(path, int(n), name, where)
     files = {f["path"]: f for f in doc.get("files", [])}
     per_file = {}
     for s in doc.get("sites", []):
@@ -128,7 +146,7 @@ def main():
         "sites": len(sites),
         "auto": sum(1 for x in sites if x["verdict"] == "auto"),
         "manual": sum(1 for x in sites if x["verdict"] == "manual"),
-        "files_not_fully_parsed": sum(1 for f in files.values() if f["parse"]["status"] != "ok"),
+        "files_not_fully_parsed": sum(1 for f in files.values() if f["parse"]["status"] in ("partial", "failed")),
     }
     for k, v in want.items():
         if k in s and s[k] != v:
