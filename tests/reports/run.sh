@@ -66,11 +66,12 @@ s = [x for x in json.load(open(jpath))["sites"] if x["line"] == int(line) and x[
 if len(s) != 1 or s[0]["reason"]["code"] != code or not re.search(pat, s[0]["reason"]["text"]):
     bad.append("json: %s" % [(x["reason"]) for x in s])
 txt = [l for l in open(tpath) if re.match(r"pairing\.c:%s:\d+: warning: " % line, l)]
-if len(txt) != 1 or not txt[0].rstrip().endswith("[%s]" % code) or not re.search(pat, txt[0]):
+tpat = r"left for manual review: " + pat.lstrip("^")
+if len(txt) != 1 or not txt[0].rstrip().endswith("[%s]" % code) or not re.search(tpat, txt[0]):
     bad.append("text: %s" % txt)
 res = [r for r in json.load(open(spath))["runs"][0]["results"]
        if r["locations"][0]["physicalLocation"]["region"]["startLine"] == int(line)]
-if len(res) != 1 or res[0]["ruleId"] != code or not re.search(pat, res[0]["message"]["text"]):
+if len(res) != 1 or res[0]["ruleId"] != code or not re.search(pat.lstrip("^"), res[0]["message"]["text"]):
     bad.append("sarif: %s" % [(r["ruleId"], r["message"]["text"][:100]) for r in res])
 print("\n".join(bad)); sys.exit(bool(bad))' "$W/pair.json" "$W/pair.txt" "$W/pair.sarif" "$1" "$line" "$3" "$4" "$other"
 }
@@ -372,8 +373,8 @@ if [ -f "$CORPUS" ]; then
 	# every site's line, column, reason and evidence lines, every parse status and
 	# diagnostic, every count: true of the original tree
 	check linux/statements-true python3 "$HERE/truth.py" "$W/linux/report.json" "$BUILD"
-	# what each file's outcome says is what the patch does to it; the legacy calls left
-	# in each converted file are its manual sites
+	# what each file's outcome says is what the patch does to it (its paths are relative
+	# to --root); the legacy calls left in each converted file are its manual sites
 	linux_outcomes() {
 		rm -rf "$W/lx" && mkdir -p "$W/lx" &&
 			py '
@@ -381,7 +382,7 @@ import json, sys
 for f in json.load(open(sys.argv[1]))["files"]:
     if "outcome" in f: print(f["path"])' "$W/linux/report.json" |
 			(cd "$BUILD" && xargs cp --parents -t "$W/lx") &&
-			patch -s -p1 -d "$W/lx" < "$W/linux.patch" &&
+			patch -s -p1 -d "$W/lx/linux-2.6.24" < "$W/linux.patch" &&
 			python3 "$HERE/outcome.py" "$W/linux/report.json" "$BUILD" \
 				linux-2.6.24=linux-2.6.24 "linux-2.6.24=$W/lx/linux-2.6.24"
 	}
