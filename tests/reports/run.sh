@@ -369,6 +369,7 @@ if [ -f "$CORPUS" ]; then
 	SARIF_REPORTS+=("$W/linux/report.sarif")
 	cp "$W/linux/report.html" "$ART/linux-report.html"
 	cp "$W/linux/report.sarif" "$ART/linux-report.sarif"
+	cp "$W/linux/report.json" "$ART/linux-report.json"
 	check linux/no-private-paths bash -c "! grep -lE 'blkmig(-migrate)?\\.[A-Za-z0-9]{6}/' '$W'/linux/report.* '$W/linux.log'"
 	# every site's line, column, reason and evidence lines, every parse status and
 	# diagnostic, every count: true of the original tree
