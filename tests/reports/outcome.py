@@ -18,8 +18,9 @@ import os
 import re
 import sys
 
-LEGACY = re.compile(r"\b(end_that_request_(?:first|chunk|last)|end_request|end_queued_request|"
-                    r"end_dequeued_request)\s*\(")
+# a call of the API, not of a member that shares its name (drv->end_request(...))
+LEGACY = re.compile(r"(?<!->)(?<!\.)\b(end_that_request_(?:first|chunk|last)|end_request|"
+                    r"end_queued_request|end_dequeued_request)\s*\(")
 
 
 def legacy_calls(text):

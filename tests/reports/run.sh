@@ -276,6 +276,8 @@ vo_run() {
 }
 old_bug='verify_race.c:[0-9]+:[0-9]+: warning: .*\[preexisting_lock_bug\]$'
 vo_run dir-dir 0 "$old_bug" --original orig conv
+# the summary's counts add up to its findings (the old bug is counted as such)
+check verify-original/summary-counts-the-old-bug grep -qE '^summary: 1 file\(s\), 1 finding\(s\): 0 legacy call\(s\), 0 race\(s\) .*, 1 old lock bug\(s\) kept' "$W/vo/dir-dir.out"
 vo_run dir-slash-dir 0 "$old_bug" --original orig/ conv/
 vo_run dir-file 0 "$old_bug" --original orig conv/verify_race.c
 vo_run file-file 0 "$old_bug" --original orig/verify_race.c conv/verify_race.c
