@@ -442,10 +442,13 @@ if [ -f "$SARIF_SCHEMA" ] && [ -x "$SARIF_MULTITOOL" ]; then
 		i=$((i + 1))
 		rm -f "$W/val$i.sarif"
 		"$SARIF_MULTITOOL" validate --rule-kind "Sarif;Gh" -o "$W/val$i.sarif" "$s" > "$W/val$i.log" 2>&1
+		name=${s#"$W"/}
+		name=${name%.sarif}
+		name=${name//\//-}
 		if [ -f "$W/val$i.sarif" ] && python3 "$HERE/sarif_verdict.py" "$W/val$i.sarif" > "$W/verdict$i" 2>&1; then
-			pass "sarif/multitool-github-rules-$(basename "$(dirname "$s")")-$(basename "$s" .sarif)"
+			pass "sarif/multitool-github-rules-$name"
 		else
-			fail "sarif/multitool-github-rules-$(basename "$(dirname "$s")")-$(basename "$s" .sarif)" \
+			fail "sarif/multitool-github-rules-$name" \
 				"$(tail -5 "$W/verdict$i" "$W/val$i.log" 2>/dev/null)"
 		fi
 		cat "$W/verdict$i" 2>/dev/null
