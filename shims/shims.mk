@@ -39,9 +39,9 @@ SHIM_SOURCES      := $(SHIM_FILES) $(wildcard $(SHIM_INCLUDE)/*/*.h)
 define kbuild_module
 	@test -f $(KDIR)/Makefile || { echo "no kernel build tree at KDIR=$(KDIR):" \
 		"install linux-headers-amd64 (make deps) or pass KDIR=" >&2; exit 1; }
-	@set -o pipefail; $(MAKE) --no-print-directory -C $(KDIR) M=$(1) \
+	+@set -o pipefail; $(MAKE) --no-print-directory -C $(KDIR) M=$(1) \
 		$(KBUILD_ARGS) modules 2>&1 | tee $(1)/build.log
-	@! grep -E 'warning:|WARNING:' $(1)/build.log $(if $(2),|| \
+	@! grep -v '^make\[[0-9]*\]: ' $(1)/build.log | grep -E 'warning:|WARNING:' $(if $(2),|| \
 		echo "$(1): the build has warnings (see build.log)" >&2)
 endef
 
