@@ -94,8 +94,7 @@ static int report_verify(const struct bm_run *run, FILE *out)
 		"with the lock held), %zu old lock bug(s) kept (preexisting_lock_bug)\n",
 		run->nfiles, run->nfindings, by_kind[BM_FIND_LEGACY_CALL],
 		by_kind[BM_FIND_LOCKED_VARIANT_WITHOUT_LOCK],
-		by_kind[BM_FIND_UNLOCKED_VARIANT_WITH_LOCK],
-		by_kind[BM_FIND_PREEXISTING_LOCK_BUG]);
+		by_kind[BM_FIND_UNLOCKED_VARIANT_WITH_LOCK], by_kind[BM_FIND_PREEXISTING_LOCK_BUG]);
 	return ferror(out) ? -1 : 0;
 }
 
