@@ -1908,6 +1908,9 @@ static void classify_last_only(struct ctx *cx, struct func *f, int L, size_t si)
 		char *cb = node_callee(f, before);
 		char *rb = text_norm(t, &f->nodes[call_arg(f, before, 0)]);
 
+		/* not last_only: a data completion comes before it */
+		if (s->pattern == BM_PAT_LAST_ONLY)
+			s->pattern = BM_PAT_UNCLASSIFIED;
 		site_manual(cx, si, "shape",
 			    "%s at line %u in %s() ends '%s', this final step '%s': blkmig pairs "
 			    "a data completion with its final step only on the same request "

@@ -82,14 +82,19 @@ check reason/further-completion-names-the-last-that-follows pair_reason pr_compl
 	'end_that_request_last(rq, ok);'
 # a data completion on another spelling of the request: the final step that follows is named
 check reason/chunk-names-the-last-that-follows pair_reason pr_done \
-	'end_that_request_chunk(dev->cur, ok, bytes)' shape \
+	'end_that_request_chunk(dev->cur, 1, bytes)' shape \
 	"the end_that_request_last that follows in pr_done\(\) \(line @L@\) ends 'req', not 'dev->cur'" \
-	'end_that_request_last(req, ok);'
+	'end_that_request_last(req, 1);'
 # its final step, four lines below: not last_may_have_data, the chunk above is named
 check reason/last-names-the-chunk-above pair_reason pr_done \
-	'end_that_request_last(req, ok);' shape \
+	'end_that_request_last(req, 1);' shape \
 	"^end_that_request_chunk at line @L@ in pr_done\(\) ends 'dev->cur'" \
-	'end_that_request_chunk(dev->cur, ok, bytes)'
+	'end_that_request_chunk(dev->cur, 1, bytes)'
+# nor is its pattern last_only ("no data completion before it")
+check reason/last-pattern-not-last-only py '
+import json, sys
+s = [x for x in json.load(open(sys.argv[1]))["sites"] if x["function"] == "pr_done" and x["call"] == "end_that_request_last"]
+print(s and s[0]["pattern"]); sys.exit(len(s) != 1 or s[0]["pattern"] == "last_only")' "$W/pair.json"
 # where no final step follows in the function, saying so stays true
 check reason/no-last-follows-where-none-does pair_reason pr_partial \
 	'return end_that_request_chunk(rq, 1, bytes);' shape \

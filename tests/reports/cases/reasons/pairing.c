@@ -27,16 +27,16 @@ struct pr_dev {
 	struct request *cur;
 };
 
-static void pr_done(struct pr_dev *dev, struct request *req, int ok, unsigned int bytes)
+static void pr_done(struct pr_dev *dev, struct request *req, unsigned int bytes)
 {
 	unsigned long flags;
 
 	spin_lock_irqsave(&pr_lock, flags);
-	if (!end_that_request_chunk(dev->cur, ok, bytes)) {
+	if (!end_that_request_chunk(dev->cur, 1, bytes)) {
 		dev->cur = NULL;
 		blkdev_dequeue_request(req);
 		add_disk_randomness(req->rq_disk);
-		end_that_request_last(req, ok);
+		end_that_request_last(req, 1);
 	}
 	spin_unlock_irqrestore(&pr_lock, flags);
 }
@@ -62,5 +62,5 @@ void pr_io_done(struct pr_dev *dev, struct request *rq, unsigned int bytes, unsi
 	if (!pr_partial(rq, bytes))
 		pr_finish(rq);
 	pr_complete(rq, 1, hdr);
-	pr_done(dev, rq, 1, bytes);
+	pr_done(dev, rq, bytes);
 }
