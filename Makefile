@@ -26,7 +26,7 @@ VERSION      := 0.1.0
 DEBIAN_PACKAGES := make gcc libc6-dev pkg-config python3 perl coccinelle clang libclang-dev \
 	libjansson-dev libcmocka-dev linux-headers-amd64 linux-image-amd64 \
 	qemu-system-x86 busybox-static fio cpio kmod libelf-dev bc chromium \
-	clang-format cppcheck time bsdutils \
+	clang-format cppcheck time bsdutils libssl-dev \
 	linux-image-6.12-amd64 linux-headers-6.12-amd64 dkms
 
 deps:

@@ -20,7 +20,7 @@ ANALYZER_STAGES  := cli parse facts convert report
 ANALYZER_INCDIRS := $(TOP)/analyzer $(addprefix $(TOP)/analyzer/,$(ANALYZER_STAGES))
 ANALYZER_CPPFLAGS = -D_GNU_SOURCE $(addprefix -I,$(ANALYZER_INCDIRS)) -I$(BUILD)/analyzer \
 	-I$(LLVM_DIR)/include
-ANALYZER_LDLIBS   = -L$(LLVM_DIR)/lib -Wl,-rpath,$(LLVM_DIR)/lib -lclang -ljansson
+ANALYZER_LDLIBS   = -L$(LLVM_DIR)/lib -Wl,-rpath,$(LLVM_DIR)/lib -lclang -ljansson -lcrypto
 
 ANALYZER_SRCS := $(wildcard $(addsuffix /*.c,$(ANALYZER_INCDIRS)))
 ANALYZER_OBJS := $(patsubst $(TOP)/analyzer/%.c,$(BUILD)/analyzer/%.o,$(ANALYZER_SRCS)) \

@@ -154,6 +154,8 @@ char *sbuf_take(struct sbuf *b)
 	return s;
 }
 
+void (*bm_input_hook)(const char *path, const char *data, size_t len);
+
 char *read_file(const char *path, size_t *len)
 {
 	/* never blocks: a FIFO or a device is refused, not read */
@@ -189,6 +191,8 @@ char *read_file(const char *path, size_t *len)
 	fclose(f);
 	if (len)
 		*len = b.len;
+	if (bm_input_hook)
+		bm_input_hook(path, b.s ? b.s : "", b.len);
 	return sbuf_take(&b);
 }
 

@@ -35,6 +35,9 @@ char *sbuf_take(struct sbuf *b); /* returns "" for an empty buffer */
 
 /* Read a whole file; NULL with errno set on failure. */
 char *read_file(const char *path, size_t *len);
+/* Told of every file read_file() reads, and (data NULL) of every file a parse
+ * includes: the inputs of a cached result (cli/cache.c); NULL when unused. */
+extern void (*bm_input_hook)(const char *path, const char *data, size_t len);
 /* mkdir -p PATH (mode 0755): 0, or -1 with errno when PATH cannot be made. */
 int mkdirs(const char *path);
 

@@ -23,3 +23,10 @@ install-cocci:
 	install -m 0755 $(COCCI_TOOLS) $(DESTDIR)$(PREFIX)/share/blkmig/cocci/
 
 INSTALL_STEPS += install-cocci
+
+# Developers: after editing cocci/src/*.cocci (or the callback template),
+# regenerate the committed, self-contained patch (the cocci suite checks it).
+.PHONY: cocci-assemble
+cocci-assemble:
+	python3 $(COCCI_DIR)/gen_callback_rules.py
+	python3 $(COCCI_DIR)/assemble.py

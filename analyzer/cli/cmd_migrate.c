@@ -19,23 +19,28 @@
 #include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <clang-c/Index.h>
 #include <jansson.h>
 
 #include "atomic_write.h"
+#include "cache.h"
 #include "cleanup.h"
 #include "commands.h"
 #include "html_report.h"
+#include "ktree.h"
 #include "migrate_combine.h"
 #include "migrate_common.h"
 #include "origin_map.h"
 #include "progress.h"
 #include "rewrite_output.h"
 #include "rewrite_plan.h"
+#include "run_state.h"
 #include "tool_paths.h"
 #include "udiff.h"
 #include "util.h"
@@ -90,6 +95,13 @@ void cmd_migrate_usage(FILE *out)
 	      "        source tree's cocci/ when run from build/).\n"
 	      "    -j N\n"
 	      "        Run N spatch workers and N analyzer parses at a time.\n"
+	      "    --no-cache\n"
+	      "        Neither use nor store a cached result.  --check and --patch keep\n"
+	      "        their result in $XDG_CACHE_HOME/blkmig (default ~/.cache/blkmig),\n"
+	      "        valid while every file the run read or included (and every\n"
+	      "        directory on the way to them) is unchanged, with the same\n"
+	      "        blkmig, arguments, spatch and semantic patches; safe to delete.\n"
+	      "        BLKMIG_NO_CACHE=1 does the same as --no-cache.\n"
 	      "\n",
 	      out);
 	bm_options_usage(out);
@@ -112,6 +124,7 @@ struct mig_args {
 	const char *patch, *report, *root, *spatch, *cocci_dir;
 	const char *format, *output; /* --format, -o: one report to a file or stdout */
 	bool no_spatch;		     /* --no-spatch: the analyzer alone */
+	bool no_cache;		     /* --no-cache: neither use nor store a cached result */
 	char **paths;
 	size_t npaths;
 };
@@ -164,8 +177,11 @@ static int parse_args(struct bm_run *run, int argc, char **argv, struct mig_args
 			i++;
 			continue;
 		}
-		if (!strcmp(s, "--no-spatch")) {
-			a->no_spatch = true;
+		if (!strcmp(s, "--no-spatch") || !strcmp(s, "--no-cache")) {
+			if (s[5] == 's')
+				a->no_spatch = true;
+			else
+				a->no_cache = true;
 			i++;
 			continue;
 		}
@@ -1178,6 +1194,228 @@ static void remove_leftovers(const struct bm_run *run)
 	strlist_free(&seen);
 }
 
+/*
+ * The cache of a --check or --patch run (cache.c): keyed by the command line and
+ * everything that shapes the result besides the files (libclang, spatch, the
+ * semantic patches); the trees walked, so that a directory's entries count.
+ */
+static struct bm_cache *open_cache(struct mig *m, int argc, char **argv, const char *spatch,
+				   const struct bm_strlist *cocci, const struct bm_strlist *copts,
+				   const char *macros)
+{
+	struct bm_cache *c;
+	CXString v;
+
+	if (m->a.no_cache || m->a.mode == MODE_IN_PLACE)
+		return NULL;
+	/* where the outputs go, -q and -j do not change the result: not in the key */
+	char **kept = xcalloc((size_t)argc + 1, sizeof(char *));
+	int nkept = 0;
+
+	for (int i = 0; i < argc; i++) {
+		const char *s = argv[i];
+
+		if (!strcmp(s, "--"))
+			break;
+		if ((!strcmp(s, "--patch") || !strcmp(s, "--report") || !strcmp(s, "-o") ||
+		     !strcmp(s, "--output") || !strcmp(s, "-j") || !strcmp(s, "--jobs")) &&
+		    i + 1 < argc) {
+			if (s[2] == 'p')
+				kept[nkept++] = "--patch";
+			i++;
+			continue;
+		}
+		if (!strcmp(s, "-q") || !strcmp(s, "--quiet") || !strncmp(s, "--jobs=", 7) ||
+		    (!strncmp(s, "-j", 2) && s[2]))
+			continue;
+		kept[nkept++] = argv[i];
+	}
+	for (int i = 0; i < argc; i++)
+		if (!strcmp(argv[i], "--"))
+			while (i < argc)
+				kept[nkept++] = argv[i++];
+	c = bm_cache_open("migrate", nkept, kept);
+	free(kept);
+	if (!c)
+		return NULL;
+	v = clang_getClangVersion();
+	bm_cache_key_text(c, "libclang", clang_getCString(v), strlen(clang_getCString(v)));
+	clang_disposeString(v);
+	bm_cache_key_text(c, "spatch", spatch ? spatch : "", spatch ? strlen(spatch) : 0);
+	if (spatch)
+		bm_cache_key_stat(c, spatch);
+	for (size_t i = 0; i < cocci->n; i++) {
+		bm_cache_key_file(c, cocci->v[i]);
+		bm_cache_key_text(c, "options", copts->v[i], strlen(copts->v[i]));
+	}
+	if (macros)
+		bm_cache_key_file(c, macros);
+	if (m->inv.opt.build_dir) {
+		char *db = xasprintf("%s/compile_commands.json", m->inv.opt.build_dir);
+
+		bm_cache_key_file(c, db);
+		free(db);
+	}
+	for (size_t i = 0; i < m->a.npaths; i++) {
+		char *root = ktree_find_root(m->a.paths[i]);
+
+		bm_cache_add_root(c, m->a.paths[i]);
+		if (root)
+			bm_cache_add_root(c, root);
+		free(root);
+	}
+	if (m->inv.opt.kernel_tree)
+		bm_cache_add_root(c, m->inv.opt.kernel_tree);
+	for (size_t i = 0; i < m->inv.opt.include_dirs.n; i++)
+		bm_cache_add_root(c, m->inv.opt.include_dirs.v[i]);
+	return c;
+}
+
+/* What the output step needs, for the cache: the inventory with its verdicts, and each
+ * candidate's result. */
+static json_t *mig_state(const struct mig *m, size_t converted, size_t by_spatch)
+{
+	json_t *cands = json_array(), *inv = run_state_save(&m->inv);
+
+	for (size_t i = 0; i < m->nc; i++) {
+		const struct cand *c = &m->c[i];
+
+		json_array_append_new(
+		    cands,
+		    json_pack(
+			"{s:o, s:o, s:o, s:o, s:I, s:I}", "orig",
+			run_state_bytes(c->orig, strlen(c->orig)), "final",
+			changed(c) ? run_state_bytes(c->final, c->final_len) : json_null(),
+			"problem",
+			c->problem ? run_state_bytes(c->problem, strlen(c->problem)) : json_null(),
+			"problem_code",
+			c->problem_code ? json_string(c->problem_code) : json_null(), "by_spatch",
+			(json_int_t)c->by_spatch, "by_analyzer", (json_int_t)c->by_analyzer));
+	}
+	if (!inv) {
+		json_decref(cands);
+		return NULL;
+	}
+	return json_pack("{s:o, s:o, s:I, s:I, s:b}", "inv", inv, "cands", cands, "converted",
+			 (json_int_t)converted, "by_spatch", (json_int_t)by_spatch, "spatch_failed",
+			 m->spatch_failed);
+}
+
+/* The state of a cached run back into M; -1 (M as it was) when it does not load. */
+static int mig_restore(struct mig *m, json_t *st, size_t *converted, size_t *by_spatch)
+{
+	json_t *cands = json_object_get(st, "cands"), *v;
+	struct bm_run run;
+	struct cand *c = NULL;
+	size_t nc = 0, cap = 0, i;
+	bool bad = !json_is_array(cands);
+	char err[1024];
+
+	bm_run_init(&run, "migrate");
+	if (bad || run_state_load(json_object_get(st, "inv"), &run) < 0) {
+		bm_run_free(&run);
+		return -1;
+	}
+	json_array_foreach(cands, i, v)
+	{
+		struct cand *d = vec_push(c, nc, cap);
+		size_t n;
+		json_t *code = json_object_get(v, "problem_code");
+
+		memset(d, 0, sizeof(*d));
+		d->orig = run_state_get_bytes(json_object_get(v, "orig"), &n);
+		/* the file's content is one of the inputs the cache checked */
+		if (!d->orig ||
+		    read_whole_file(d->orig, &d->orig_data, &d->orig_len, err, sizeof(err)) < 0) {
+			bad = true;
+			break;
+		}
+		d->tmp = xstrdup(d->orig);
+		if (json_is_null(json_object_get(v, "final"))) {
+			d->final = xmalloc(d->orig_len + 1);
+			memcpy(d->final, d->orig_data, d->orig_len + 1);
+			d->final_len = d->orig_len;
+		} else if (!(d->final =
+				 run_state_get_bytes(json_object_get(v, "final"), &d->final_len))) {
+			bad = true;
+			break;
+		}
+		if (!json_is_null(json_object_get(v, "problem")))
+			d->problem = run_state_get_bytes(json_object_get(v, "problem"), &n);
+		d->problem_code = run_state_intern(json_string_value(code));
+		d->by_spatch = (size_t)json_integer_value(json_object_get(v, "by_spatch"));
+		d->by_analyzer = (size_t)json_integer_value(json_object_get(v, "by_analyzer"));
+	}
+	if (bad) {
+		for (size_t k = 0; k < nc; k++) {
+			free(c[k].orig);
+			free(c[k].tmp);
+			free(c[k].orig_data);
+			free(c[k].final);
+			free(c[k].problem);
+		}
+		free(c);
+		bm_run_free(&run);
+		return -1;
+	}
+	m->inv.files = run.files;
+	m->inv.nfiles = run.nfiles;
+	m->inv.files_cap = run.files_cap;
+	m->inv.sites = run.sites;
+	m->inv.nsites = run.nsites;
+	m->inv.sites_cap = run.sites_cap;
+	m->inv.findings = run.findings;
+	m->inv.nfindings = run.nfindings;
+	m->inv.findings_cap = run.findings_cap;
+	m->inv.io_errors = run.io_errors;
+	m->c = c;
+	m->nc = nc;
+	m->spatch_failed = json_is_true(json_object_get(st, "spatch_failed"));
+	*converted = (size_t)json_integer_value(json_object_get(st, "converted"));
+	*by_spatch = (size_t)json_integer_value(json_object_get(st, "by_spatch"));
+	return 0;
+}
+
+/* A result worth keeping: no I/O error, no spatch failure, no parse that crashed or
+ * timed out (those depend on the machine's load, not on the files). */
+static bool cacheable(const struct mig *m)
+{
+	if (m->inv.io_errors || m->spatch_failed)
+		return false;
+	for (size_t i = 0; i < m->inv.nfiles; i++)
+		if (m->inv.files[i].status == BM_PARSE_FAILED && m->inv.files[i].reason &&
+		    strcmp(m->inv.files[i].reason, "binary data, not C source"))
+			return false;
+	return true;
+}
+
+/* BLKMIG_STAGE_TIMES set: each stage's wall and CPU time (this process and its
+ * children: parses, spatch) on stderr, for profiling a run. */
+static void stage_time(const char *stage)
+{
+	static double last_wall, last_cpu;
+	struct timespec t;
+	struct rusage self, kids;
+	double wall, cpu;
+
+	if (!getenv("BLKMIG_STAGE_TIMES"))
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	getrusage(RUSAGE_SELF, &self);
+	getrusage(RUSAGE_CHILDREN, &kids);
+	wall = (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+	cpu = (double)(self.ru_utime.tv_sec + self.ru_stime.tv_sec + kids.ru_utime.tv_sec +
+		       kids.ru_stime.tv_sec) +
+	      (double)(self.ru_utime.tv_usec + self.ru_stime.tv_usec + kids.ru_utime.tv_usec +
+		       kids.ru_stime.tv_usec) /
+		  1e6;
+	if (last_wall > 0)
+		fprintf(stderr, "blkmig migrate: stage %-10s %7.2fs wall %7.2fs cpu, rss %ld MiB\n",
+			stage, wall - last_wall, cpu - last_cpu, self.ru_maxrss / 1024);
+	last_wall = wall;
+	last_cpu = cpu;
+}
+
 static double now_s(void)
 {
 	struct timespec t;
@@ -1192,6 +1430,8 @@ int cmd_migrate(int argc, char **argv)
 	struct bm_strlist cocci = {0}, copts = {0}, tmp_paths = {0};
 	char err[2048], *spatch = NULL, *cdir = NULL, *macros = NULL;
 	struct rw_plan plan = {0};
+	struct bm_cache *cache = NULL;
+	json_t *cached = NULL;
 	bool *used_post = NULL;
 	size_t converted = 0, by_spatch = 0, nchanged = 0;
 	int rc = BM_EXIT_CLEAN, failed_writes = 0;
@@ -1221,6 +1461,20 @@ int cmd_migrate(int argc, char **argv)
 		goto out;
 	}
 	macros = cocci_macro_file(cdir);
+	stage_time("start");
+	cache = open_cache(&m, argc - 1, argv + 1, spatch, &cocci, &copts, macros);
+	cached = bm_cache_lookup(cache);
+	if (cached && mig_restore(&m, cached, &converted, &by_spatch) == 0) {
+		if (!m.inv.opt.quiet)
+			fprintf(stderr, "blkmig migrate: the result of an identical run, from %s\n",
+				bm_cache_entry_path(cache));
+		bm_cache_close(cache);
+		cache = NULL;
+		stage_time("cache-hit");
+		goto output;
+	}
+	stage_time("cache-miss");
+	bm_cache_record(cache);
 
 	/* 1. the inventory */
 	progress_begin("inventory (analyzer)", 0);
@@ -1230,6 +1484,7 @@ int cmd_migrate(int argc, char **argv)
 		rc = BM_EXIT_USAGE;
 		goto out;
 	}
+	stage_time("inventory");
 	remove_leftovers(&m.inv);
 	if (make_copies(&m) < 0) {
 		rc = BM_EXIT_USAGE;
@@ -1263,6 +1518,7 @@ int cmd_migrate(int argc, char **argv)
 						   err, sizeof(err));
 		}
 
+		stage_time("spatch");
 		if (!m.spatch_failed)
 			judge_spatch(&m);
 
@@ -1288,6 +1544,7 @@ int cmd_migrate(int argc, char **argv)
 			rc = BM_EXIT_USAGE;
 			goto out;
 		}
+		stage_time("post");
 		used_post = xcalloc(m.post.nsites + 1, sizeof(bool));
 		m.origin = xcalloc(m.inv.nsites + 1, 1);
 		reconcile(&m, used_post);
@@ -1382,6 +1639,7 @@ int cmd_migrate(int argc, char **argv)
 				goto out;
 			}
 			strlist_free(&vpaths);
+			stage_time("verify");
 			/* an old lock bug the conversion kept is a warning, not a failure */
 			for (size_t i = 0; i < m.nc; i++)
 				if (changed(&m.c[i]))
@@ -1428,13 +1686,25 @@ int cmd_migrate(int argc, char **argv)
 	}
 	finish_sites(&m, &converted, &by_spatch);
 	for (size_t i = 0; i < m.nc; i++) {
-		nchanged += changed(&m.c[i]);
 		origin_file_outcome(&m.inv, m.c[i].orig,
 				    m.c[i].problem     ? "left_untouched"
 				    : changed(&m.c[i]) ? "converted"
 						       : "unchanged",
 				    m.c[i].problem_code, m.c[i].problem);
 	}
+	m.inv.command = "migrate";
+	merge_findings(&m);
+	if (cache && rc == BM_EXIT_CLEAN && cacheable(&m)) {
+		json_t *st = mig_state(&m, converted, by_spatch);
+
+		if (st)
+			bm_cache_store(cache, st);
+		stage_time("store");
+	}
+
+output:
+	for (size_t i = 0; i < m.nc; i++)
+		nchanged += changed(&m.c[i]);
 	m.inv.root = m.a.root;
 
 	/* 5. output */
@@ -1473,14 +1743,13 @@ int cmd_migrate(int argc, char **argv)
 		if (m.c[i].problem)
 			fprintf(stderr, "blkmig migrate: %s: left untouched (%s): %s\n",
 				m.c[i].orig, m.c[i].problem_code, m.c[i].problem);
-	m.inv.command = "migrate";
-	merge_findings(&m);
 	if (m.a.report && write_reports(&m, m.a.report) < 0)
 		rc = BM_EXIT_USAGE;
 	if ((m.a.format || m.a.output) &&
 	    bm_write_report(&m.inv, m.a.format ? m.a.format : "text", m.a.output) < 0)
 		rc = BM_EXIT_USAGE;
 
+	stage_time("output");
 	if (m.inv.nsites)
 		fprintf(stderr, "blkmig migrate: %zu file%s scanned, %zu with legacy calls\n",
 			m.inv.nfiles, m.inv.nfiles == 1 ? "" : "s", m.nc);
@@ -1501,6 +1770,8 @@ int cmd_migrate(int argc, char **argv)
 	else if (bm_run_exit_code(&m.inv) != BM_EXIT_CLEAN)
 		rc = BM_EXIT_FINDINGS;
 out:
+	json_decref(cached);
+	bm_cache_close(cache);
 	rw_plan_free(&plan);
 	free(used_post);
 	free(spatch);

@@ -48,15 +48,36 @@ static void ctx_free(struct ctx *cx)
 /* Files one round may add (names with fewer files go first). */
 #define MAX_FILES_PER_ROUND 40
 
-/* A file read but not parsed yet, that a later round may still want. */
+/* A file read but not parsed yet, that a later round may still want. Its text is not
+ * kept between rounds (the tree's sources would stay in memory all along): a round reads
+ * it again (text_of). */
 static bool want_more(struct bm_run *run, struct tunit *pre, const bool *taken, size_t i)
 {
-	return pre[i].src && run->files[i].status == BM_PARSE_SKIPPED && !taken[i];
+	return (pre[i].src || pre[i].len) && run->files[i].status == BM_PARSE_SKIPPED && !taken[i];
 }
 
-/* Queue file i for parsing. */
-static void take(bool *taken, size_t *cand, size_t *ncand, size_t i)
+/* The text of file i for a round: kept, or read again (NULL if it cannot be). */
+static const char *text_of(struct tunit *pre, size_t i, size_t *len, char **owned)
 {
+	*owned = NULL;
+	if (pre[i].src) {
+		*len = pre[i].len;
+		return pre[i].src;
+	}
+	*owned = read_file(pre[i].path, len);
+	return *owned;
+}
+
+/* Queue file i for parsing (its text read again if it was let go). */
+static void take(struct tunit *pre, bool *taken, size_t *cand, size_t *ncand, size_t i)
+{
+	if (!pre[i].src && pre[i].len) {
+		pre[i].src = read_file(pre[i].path, &pre[i].len);
+		if (!pre[i].src) { /* gone meanwhile: an empty file, which has nothing to say */
+			pre[i].src = xstrdup("");
+			pre[i].len = 0;
+		}
+	}
 	taken[i] = true;
 	cand[(*ncand)++] = i;
 }
@@ -104,8 +125,14 @@ static void select_files(struct ctx *cx, struct tunit *pre, bool *taken, size_t 
 	size_t *count = NULL, ncount = 0, cap = 0;
 
 	for (size_t i = 0; i < run->nfiles; i++) {
-		if (!want_more(run, pre, taken, i) ||
-		    !tree_scan(pre[i].src, pre[i].len, names, members, &found[i]))
+		char *owned = NULL;
+		size_t len = 0;
+		const char *src =
+		    want_more(run, pre, taken, i) ? text_of(pre, i, &len, &owned) : NULL;
+		unsigned hit = src ? tree_scan(src, len, names, members, &found[i]) : 0;
+
+		free(owned);
+		if (!hit)
 			continue;
 		for (size_t k = 0; k < found[i].n; k++) {
 			size_t at = 0;
@@ -142,7 +169,7 @@ static void select_files(struct ctx *cx, struct tunit *pre, bool *taken, size_t 
 			for (size_t j = 0; j < keys.n && !want; j++)
 				want = follow[j] && !strcmp(keys.v[j], found[i].v[k]);
 		if (want)
-			take(taken, cand, ncand, i);
+			take(pre, taken, cand, ncand, i);
 		strlist_free(&found[i]);
 	}
 	free(found);
@@ -183,7 +210,7 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 	CXIndex idx;
 	size_t *cand, ncand = 0;
 	struct tunit *pre;
-	bool *taken;
+	bool *taken, *registers;
 
 	cx.run = run;
 	detect_kernel_tree(run, paths, npaths);
@@ -197,6 +224,7 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 	pre = xcalloc(run->nfiles, sizeof(*pre));
 	cand = xcalloc(run->nfiles, sizeof(*cand));
 	taken = xcalloc(run->nfiles, sizeof(*taken));
+	registers = xcalloc(run->nfiles + 1, sizeof(*registers));
 	for (size_t i = 0; i < run->nfiles; i++) {
 		struct bm_file *f = &run->files[i];
 		struct tunit *t = &pre[i];
@@ -226,13 +254,21 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 		if (verify && memmem(t->src, t->len, "blk_end_request", 15))
 			want = true;
 		if (!want) {
+			struct bm_strlist none = {0};
+
 			f->status = BM_PARSE_SKIPPED;
 			f->reason = xstrdup(verify ? "no completion call (prefilter)"
 						   : "no legacy completion call (prefilter)");
+			registers[i] =
+			    (tree_scan(t->src, t->len, &none, &none, NULL) & TREE_REGISTERS) != 0;
+			/* let go of the text (the rounds read it again); len > 0 says it
+			 * was read, an empty file has nothing for them */
+			free(t->src);
+			t->src = NULL;
 			continue;
 		}
 		t->clean = bm_blank_comments(t->src, t->len);
-		take(taken, cand, &ncand, i);
+		take(pre, taken, cand, &ncand, i);
 	}
 	env = parse_env_new(run);
 	if (!env) {
@@ -244,6 +280,7 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 		free(pre);
 		free(cand);
 		free(taken);
+		free(registers);
 		return -1;
 	}
 	idx = clang_createIndex(0, 0);
@@ -255,15 +292,10 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 	 */
 	size_t nlegacy = ncand;
 
-	{
-		struct bm_strlist none = {0};
-
-		for (size_t i = 0; i < run->nfiles; i++)
-			if (want_more(run, pre, taken, i) &&
-			    (tree_scan(pre[i].src, pre[i].len, &none, &none, NULL) &
-			     TREE_REGISTERS))
-				take(taken, cand, &ncand, i);
-	}
+	for (size_t i = 0; i < run->nfiles; i++)
+		if (want_more(run, pre, taken, i) && registers[i])
+			take(pre, taken, cand, &ncand, i);
+	free(registers);
 	if (ncand > nlegacy && !run->opt.quiet)
 		fprintf(stderr, "blkmig: whole-tree facts: %zu file(s) register a queue\n",
 			ncand - nlegacy);

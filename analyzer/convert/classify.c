@@ -21,7 +21,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "rewrite.h"
+#include "classify_shapes.h"
 
 /* the text of node n with every blank dropped (normalize_ws) */
 static char *text_norm(struct tunit *t, const struct node *n)
@@ -1289,7 +1289,9 @@ static int last_after(struct func *f, int F)
 
 /*
  * The first data completion (first/chunk) before node L in f that was paired
- * with no final step (its request is spelt otherwise than L's), or -1.
+ * with no final step (its request is spelt otherwise than L's) and is left
+ * unconverted, or -1.  A converted one (a data-only completion, which lets
+ * go of its final step) does not count.
  */
 static int unpaired_data_completion_before(struct ctx *cx, struct func *f, int L)
 {
@@ -1304,10 +1306,118 @@ static int unpaired_data_completion_before(struct ctx *cx, struct func *f, int L
 		if (is_first(callee))
 			sn = site_of_node(cx, f, n);
 		free(callee);
-		if (sn != (size_t)-1 && cx->partner[sn] < 0)
+		if (sn != (size_t)-1 && cx->partner[sn] < 0 &&
+		    !(cx->run->sites[sn].verdict == BM_AUTO && cx->run->sites[sn].replacement[0]))
 			return n;
 	}
 	return -1;
+}
+
+/*
+ * The data completion in one state of a state machine, the final step in
+ * the next (classify_state.c proves it): the new call replaces the data
+ * completion, the final state's housekeeping and end_that_request_last go.
+ */
+static void classify_state_handoff(struct plan *p, struct uptodate *u, struct bytes *b)
+{
+	struct state_handoff h;
+	struct bm_site *s = &p->cx->run->sites[p->si];
+	char *why = NULL;
+
+	if (!state_handoff_prove(p->cx, p->f, p->F, p->L, &h, &why)) {
+		site_manual(p->cx, p->si, "shape",
+			    "end_that_request_last (line %u) runs in another state of a state "
+			    "machine than the data completion, and blkmig cannot prove that "
+			    "nothing uses '%s' in between: %s; decide whether anything there may "
+			    "use the request after the single 2.6.25 call has ended it",
+			    offset_line(p->t, p->f->nodes[p->L].start, NULL), p->rq, why);
+		free(why);
+		return;
+	}
+	if (!choose_variant(p, p->F)) {
+		state_handoff_free(&h);
+		return;
+	}
+	s = &p->cx->run->sites[p->si];
+	s->pattern = u->cls == BM_UT_WRAPPER ? BM_PAT_WRAPPER_PARAM : BM_PAT_EARLY_RETURN;
+	strlist_push(&s->lock_evidence, h.evidence);
+	set_new_call(s, p->variant, p->rq, u->error_expr, b->expr, NULL);
+	edit_add(s, p->t->path, p->f->nodes[p->F].start, p->f->nodes[p->F].end, s->replacement);
+	for (int i = 0; i < h.nremove; i++)
+		edit_remove_stmt(s, p->t, p->f, h.remove[i]);
+	state_handoff_free(&h);
+}
+
+/*
+ * The data completion of rq whose `if (F(rq, ...))` body holds node n (n
+ * completes its leftover), or -1.
+ */
+static int leftover_of(struct ctx *cx, struct func *f, int n, const char *rq)
+{
+	struct tunit *t = &cx->tus[f->tu];
+	char *nrq = normalize_ws(rq);
+	int found = -1;
+
+	for (int c = n, p = node_up(f, n); p >= 0 && found < 0; c = p, p = node_up(f, p)) {
+		int cond;
+		char *callee;
+
+		if (f->nodes[p].kind != CXCursor_IfStmt || c == node_child(f, p, 0))
+			continue;
+		cond = node_strip(f, node_child(f, p, 0));
+		if (cond < 0 || f->nodes[cond].kind != CXCursor_CallExpr ||
+		    call_arg(f, cond, 0) < 0)
+			continue;
+		callee = node_callee(f, cond);
+		if (is_first(callee)) {
+			char *a0 = text_norm(t, &f->nodes[call_arg(f, cond, 0)]);
+
+			if (!strcmp(a0, nrq))
+				found = cond;
+			free(a0);
+		}
+		free(callee);
+	}
+	free(nrq);
+	return found;
+}
+
+/*
+ * A data completion whose result nobody reads and whose final step runs
+ * later (classify_dataonly.c): blk_end_request_callback() with a callback
+ * that keeps the request from ending.  A final step of the same function it
+ * was paired with is no longer folded into it: it converts as a last-only
+ * call.  Returns false when the shape does not apply (nothing decided).
+ */
+static bool classify_data_only(struct plan *p, struct uptodate *u, struct bytes *b, long li)
+{
+	struct bm_site *s = &p->cx->run->sites[p->si];
+	char *why = NULL, *cb;
+
+	if (u->cls == BM_UT_UNKNOWN || !b->expr || has_side_effects(p->rq))
+		return false;
+	if (!dataonly_applies(p->cx, p->f, p->F, &why)) {
+		if (!why)
+			return false;
+		site_manual(p->cx, p->si, "shape", "%s", why);
+		free(why);
+		return true;
+	}
+	if (li >= 0) {
+		p->cx->partner[li] = -1;
+		p->cx->partner[p->si] = -1;
+	}
+	s->lock = lock_at(p->cx, p->f, p->F, &s->lock_evidence);
+	strlist_push(&s->lock_evidence,
+		     "the result is unused and the final step runs later: "
+		     "blk_end_request_callback with a callback returning 1 completes the data "
+		     "and never runs the final step, the only part that takes the queue lock");
+	s->pattern = BM_PAT_CALLBACK;
+	cb = dataonly_callback(p->cx, p->f, s);
+	set_new_call(s, "blk_end_request_callback", p->rq, u->error_expr, b->expr, cb);
+	edit_add(s, p->t->path, p->f->nodes[p->F].start, p->f->nodes[p->F].end, s->replacement);
+	free(cb);
+	return true;
 }
 
 static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t si, long li)
@@ -1350,7 +1460,7 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 	if (u.cls == BM_UT_WRAPPER)
 		s->pattern = BM_PAT_WRAPPER_PARAM;
 	if (L < 0) {
-		int other = -1;
+		int other = -1, outer;
 		char *nrq = normalize_ws(p->rq);
 
 		for (int n = 0; n < f->nnodes && other < 0; n++) {
@@ -1367,6 +1477,19 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 			free(callee);
 		}
 		free(nrq);
+		if ((outer = leftover_of(cx, f, F, p->rq)) >= 0) {
+			size_t so = site_of_node(cx, f, outer);
+			const struct bm_site *os = so == (size_t)-1 ? NULL : &cx->run->sites[so];
+
+			site_manual(cx, si, "shape",
+				    "completes the leftover of the data completion at line %u, and "
+				    "goes with it: %s",
+				    offset_line(t, f->nodes[outer].start, NULL),
+				    os && os->reason_text ? os->reason_text : "it is left");
+			goto out;
+		}
+		if (classify_data_only(p, &u, &b, -1))
+			goto out;
 		if (other >= 0) {
 			size_t os = site_of_node(cx, f, other);
 			long mate = os != (size_t)-1 ? cx->partner[os] : -1;
@@ -1589,9 +1712,15 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 			    s->call, offset_line(t, f->nodes[L].start, NULL));
 		goto out;
 	}
-	if (f->nodes[Fs].kind == CXCursor_IfStmt && node_strip(f, node_child(f, Fs, 0)) == F &&
-	    node_child(f, Fs, 2) < 0) {
-		int T = node_child(f, Fs, 1), lastst = T;
+	/* `case X: if (F) ...`: the if is the case label's statement */
+	int Fin = Fs;
+
+	while (Fin >= 0 && (f->nodes[Fin].kind == CXCursor_CaseStmt ||
+			    f->nodes[Fin].kind == CXCursor_DefaultStmt))
+		Fin = node_child(f, Fin, f->nodes[Fin].kind == CXCursor_CaseStmt ? 1 : 0);
+	if (Fin >= 0 && f->nodes[Fin].kind == CXCursor_IfStmt &&
+	    node_strip(f, node_child(f, Fin, 0)) == F && node_child(f, Fin, 2) < 0) {
+		int T = node_child(f, Fin, 1), lastst = T;
 
 		if (T >= 0 && f->nodes[T].kind == CXCursor_CompoundStmt)
 			for (int c = f->nodes[T].first; c >= 0; c = f->nodes[c].next)
@@ -1628,6 +1757,8 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 		   f->nodes[Fs].kind == CXCursor_DoStmt || f->nodes[Fs].kind == CXCursor_ForStmt) {
 		shape = 4;
 	}
+	if (!shape && classify_data_only(p, &u, &b, li))
+		goto out;
 	if (!shape) {
 		site_manual(cx, si, "shape", "%s in a shape the catalogue does not cover", s->call);
 		goto out;
@@ -1644,6 +1775,11 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 		goto out;
 	}
 	p->Lidx = Lwhere;
+	if (shape == 1 && Lwhere > Fidx + 2 &&
+	    f->nodes[p->list[Fidx + 2]].kind == CXCursor_BreakStmt) {
+		classify_state_handoff(p, &u, &b);
+		goto out;
+	}
 	for (int i = Fidx + 1; i < Lwhere; i++) {
 		enum CXCursorKind k = f->nodes[p->list[i]].kind;
 
@@ -1859,7 +1995,8 @@ static int driver_ends_bios(struct tunit *t, const struct func *f, int L, const 
 	return -1;
 }
 
-static void classify_last_only(struct ctx *cx, struct func *f, int L, size_t si)
+static void classify_last_only(struct ctx *cx, struct func *f, int L, size_t si,
+			       bool after_data_only)
 {
 	struct tunit *t = &cx->tus[f->tu];
 	struct bm_site *s = &cx->run->sites[si];
@@ -1878,7 +2015,9 @@ static void classify_last_only(struct ctx *cx, struct func *f, int L, size_t si)
 	}
 	rq = text_norm(t, &f->nodes[a0]);
 	uptodate_classify(cx, f, a1, &u);
-	own = driver_ends_bios(t, f, L, rq);
+	/* (the precise check needs the whole AST; with parse errors, the text's) */
+	own = after_data_only && !f->has_errors ? bios_ended_by_driver(t, f, L, rq)
+						: driver_ends_bios(t, f, L, rq);
 	if (own >= 0) {
 		b.why = xasprintf("the driver ends the bios itself (line %u)",
 				  offset_line(t, f->nodes[own].start, NULL));
@@ -2065,8 +2204,10 @@ static void classify_func(struct ctx *cx, size_t fi)
 		s = &cx->run->sites[sites[i]];
 		if (is_end_request(name)) {
 			classify_end_request(cx, f, calls[i], (size_t)sites[i]);
-		} else if (!strcmp(name, "end_that_request_last") && !paired[i]) {
-			classify_last_only(cx, f, calls[i], (size_t)sites[i]);
+		} else if (!strcmp(name, "end_that_request_last") &&
+			   (!paired[i] || cx->partner[sites[i]] < 0)) {
+			/* (paired, then released: its data completions end no request) */
+			classify_last_only(cx, f, calls[i], (size_t)sites[i], paired[i] != 0);
 		} else if (!strcmp(name, "end_that_request_last")) {
 			struct bm_site *fs = &cx->run->sites[cx->partner[sites[i]]];
 

@@ -350,10 +350,8 @@ static CXTranslationUnit parse_one(struct parse_env *env, CXIndex idx, const cha
 		enum CXErrorCode e;
 		bool again = false;
 
-		e = clang_parseTranslationUnit2(
-		    idx, abspath, (const char *const *)a.v, (int)a.n, NULL, 0,
-		    CXTranslationUnit_DetailedPreprocessingRecord | CXTranslationUnit_KeepGoing,
-		    &tu);
+		e = clang_parseTranslationUnit2(idx, abspath, (const char *const *)a.v, (int)a.n,
+						NULL, 0, CXTranslationUnit_KeepGoing, &tu);
 		if (e != CXError_Success) {
 			tu = NULL;
 			break;
@@ -458,7 +456,14 @@ static void count_diagnostics(CXTranslationUnit tu, CXFile mainf, unsigned *erro
 	}
 }
 
-/* Child: parse, write "errors warnings stubbed saved" and the AST. */
+static char *diagnostic_text(CXDiagnostic d, CXFile self, const char *path);
+
+/*
+ * Child: parse, write "stubbed saved errors warnings nerr ndiag", the offsets of the
+ * errors in the main file, the first errors' texts (length, text) and the AST.
+ * A saved AST comes back without its diagnostics: what the parent needs of them
+ * travels here, so that a parse with errors is not done again in the parent.
+ */
 static void child_parse(struct parse_env *env, const char *path, const char *res, const char *ast)
 {
 	CXIndex idx = clang_createIndex(0, 0);
@@ -473,18 +478,30 @@ static void child_parse(struct parse_env *env, const char *path, const char *res
 	tu = parse_one(env, idx, path, &stubbed);
 	if (!tu)
 		_exit(3);
-	count_diagnostics(tu, main_file(tu, path), &errors, &warnings, &offs, &noffs, &cap);
-	/*
-	 * A saved AST comes back without its diagnostics: only a clean parse is saved (its
-	 * warning count passed on here); with errors the parent parses again and keeps them.
-	 */
-	saved = !errors && clang_saveTranslationUnit(tu, ast, clang_defaultSaveOptions(tu)) ==
-			       CXSaveError_None;
+	CXFile self = main_file(tu, path);
+	struct bm_strlist texts = {0};
+
+	count_diagnostics(tu, self, &errors, &warnings, &offs, &noffs, &cap);
+	for (unsigned i = 0, n = clang_getNumDiagnostics(tu); i < n; i++) {
+		CXDiagnostic d = clang_getDiagnostic(tu, i);
+
+		if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error &&
+		    texts.n < BM_FILE_DIAGNOSTICS)
+			strlist_push_owned(&texts, diagnostic_text(d, self, path));
+		clang_disposeDiagnostic(d);
+	}
+	saved =
+	    clang_saveTranslationUnit(tu, ast, clang_defaultSaveOptions(tu)) == CXSaveError_None;
 	f = fopen(res, "w");
 	if (!f)
 		_exit(4);
-	fprintf(f, "%d %d %u %u\n", stubbed, saved, errors, warnings);
-	fclose(f);
+	fprintf(f, "%d %d %u %u %zu %zu\n", stubbed, saved, errors, warnings, noffs, texts.n);
+	for (size_t i = 0; i < noffs; i++)
+		fprintf(f, "%zu\n", offs[i]);
+	for (size_t i = 0; i < texts.n; i++)
+		fprintf(f, "%zu\n%s\n", strlen(texts.v[i]), texts.v[i]);
+	if (fclose(f))
+		_exit(4);
 	_exit(0);
 }
 
@@ -545,15 +562,45 @@ static char *diagnostic_text(CXDiagnostic d, CXFile self, const char *path)
 	return r;
 }
 
-/* The file's status and error offsets, from the diagnostics of its parsed T->tu. */
-static void load_diagnostics(struct parse_env *env, struct bm_file *file, struct tunit *t,
-			     int stubbed)
+static void note_inclusion(CXFile inc, CXSourceLocation *stack, unsigned n, CXClientData data)
+{
+	CXString name = clang_getFileName(inc);
+
+	(void)stack;
+	(void)n;
+	(void)data;
+	if (clang_getCString(name))
+		bm_input_hook(clang_getCString(name), NULL, 0);
+	clang_disposeString(name);
+}
+
+/* What every loaded T->tu gives: its main file, whether the model was used. */
+static void load_tu_facts(struct parse_env *env, struct bm_file *file, struct tunit *t)
 {
 	char mpath[PATH_MAX];
 
 	snprintf(mpath, sizeof(mpath), "%s/blkmig_model.h", env->modeldir);
 	file->used_model = env->model_mode || clang_getFile(t->tu, mpath) != NULL;
 	t->cxfile = main_file(t->tu, file->path);
+	if (bm_input_hook) /* every header is an input of a cached result (cli/cache.c) */
+		clang_getInclusions(t->tu, note_inclusion, NULL);
+}
+
+static void set_status(struct bm_file *file, int stubbed)
+{
+	file->status = file->errors ? BM_PARSE_PARTIAL : BM_PARSE_OK;
+	if (file->errors)
+		file_reason(file, xasprintf("%u error(s) while parsing%s", file->errors,
+					    stubbed ? "; missing headers replaced by stubs" : ""));
+	else if (stubbed)
+		file_reason(file, xstrdup("missing headers replaced by empty stubs"));
+}
+
+/* The file's status and error offsets, from the diagnostics of its parsed T->tu. */
+static void load_diagnostics(struct parse_env *env, struct bm_file *file, struct tunit *t,
+			     int stubbed)
+{
+	load_tu_facts(env, file, t);
 	for (unsigned i = 0, n = clang_getNumDiagnostics(t->tu); i < n; i++) {
 		CXDiagnostic d = clang_getDiagnostic(t->tu, i);
 		enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
@@ -576,12 +623,36 @@ static void load_diagnostics(struct parse_env *env, struct bm_file *file, struct
 		}
 		clang_disposeDiagnostic(d);
 	}
-	file->status = file->errors ? BM_PARSE_PARTIAL : BM_PARSE_OK;
-	if (file->errors)
-		file_reason(file, xasprintf("%u error(s) while parsing%s", file->errors,
-					    stubbed ? "; missing headers replaced by stubs" : ""));
-	else if (stubbed)
-		file_reason(file, xstrdup("missing headers replaced by empty stubs"));
+	set_status(file, stubbed);
+}
+
+/* The child's account of its diagnostics (child_parse) for the AST it saved; false
+ * when the result file is short. */
+static bool read_child_diagnostics(FILE *f, struct bm_file *file, struct tunit *t, size_t noffs,
+				   size_t ntexts)
+{
+	for (size_t i = 0; i < noffs; i++) {
+		size_t off;
+
+		if (fscanf(f, "%zu", &off) != 1)
+			return false;
+		*(size_t *)vec_push(t->err_offsets, t->nerr, t->err_cap) = off;
+	}
+	for (size_t i = 0; i < ntexts; i++) {
+		size_t n;
+		char *s;
+
+		if (fscanf(f, "%zu", &n) != 1 || fgetc(f) != '\n' || n > (1u << 20))
+			return false;
+		s = xmalloc(n + 1);
+		if (fread(s, 1, n, f) != n) {
+			free(s);
+			return false;
+		}
+		s[n] = '\0';
+		strlist_push_owned(&file->diagnostics, s);
+	}
+	return true;
 }
 
 /* Finish one file in the parent after its child exited with STATUS. */
@@ -608,16 +679,29 @@ static bool finish_file(struct parse_env *env, CXIndex idx, size_t fi, int statu
 		file_reason(file, xstrdup("libclang could not parse the file"));
 	} else if ((f = fopen(res, "r"))) {
 		unsigned errors = 0, warnings = 0;
+		size_t noffs = 0, ntexts = 0;
+		bool from_child = false;
 
-		if (fscanf(f, "%d %d %u %u", &stubbed, &saved, &errors, &warnings) != 4)
+		if (fscanf(f, "%d %d %u %u %zu %zu", &stubbed, &saved, &errors, &warnings, &noffs,
+			   &ntexts) != 6)
 			stubbed = saved = 0;
 		t->tu = NULL;
 		if (saved && clang_createTranslationUnit2(idx, ast, &t->tu) != CXError_Success)
 			t->tu = NULL;
 		if (t->tu) {
-			/* the child's clean parse: its warnings are counted here, not in the AST */
+			/* the child's parse: its diagnostics come from it, not from the AST */
 			file->warnings = warnings;
-		} else {
+			file->errors = errors;
+			from_child = read_child_diagnostics(f, file, t, noffs, ntexts);
+			if (!from_child) { /* short result: parse here, as without an AST */
+				clang_disposeTranslationUnit(t->tu);
+				t->tu = NULL;
+				file->warnings = file->errors = 0;
+				strlist_free(&file->diagnostics);
+				t->nerr = 0;
+			}
+		}
+		if (!t->tu) {
 			bool st = false;
 
 			t->tu = parse_one(env, idx, file->path, &st);
@@ -628,6 +712,16 @@ static bool finish_file(struct parse_env *env, CXIndex idx, size_t fi, int statu
 		} else {
 			file->status = BM_PARSE_FAILED;
 			file_reason(file, xstrdup("libclang could not parse the file"));
+		}
+		if (ok && from_child) {
+			load_tu_facts(env, file, t);
+			set_status(file, stubbed);
+			ok = false; /* done: no load_diagnostics */
+			unlink(res);
+			unlink(ast);
+			free(res);
+			free(ast);
+			return true;
 		}
 	}
 	if (ok)

@@ -8,9 +8,14 @@
 #   again     patching the patched output changes nothing (idempotency)
 #   compiles  the output compiles against include/linux/blkdev.h; without the
 #             2.6.24 declarations when NAME.report lists no leftover (WARNING)
-# plus: SmPL lint, the convert script on a tree (unparsable function caught,
-# second run changes nothing, files without legacy calls untouched), the
-# sample drivers, make install, and the Linux 2.6.24 tree (realtree.sh).
+# plus: SmPL lint, the assembled patch and its generated rules current
+# (cocci/assemble.py, cocci/gen_callback_rules.py), the kernel header lines
+# of every .cocci, a run from another directory, the convert script on a
+# tree (unparsable function caught, second run changes nothing, files
+# without legacy calls untouched), the sample drivers, make install, the
+# command lines of the kernel's coccicheck in every mode, and the Linux
+# 2.6.24 tree (realtree.sh: outcomes, compile check, and the cross-check
+# against the analyzer).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -48,13 +53,39 @@ patch_to() {
 	fi
 }
 
-# The generated callback rules inside the patch match their generator.
-cp "$SP" "$tmp/regen.cocci"
-python3 "$top/cocci/gen_callback_rules.py" "$tmp/regen.cocci"
-if cmp -s "$SP" "$tmp/regen.cocci"; then
+# The patch is assembled from its parts (cocci/src/, cocci/assemble.py) and
+# its generated callback rules come from their generator: both committed
+# files are current.
+python3 "$top/cocci/gen_callback_rules.py" "$tmp/callbacks_gen.cocci"
+if cmp -s "$top/cocci/src/callbacks_gen.cocci" "$tmp/callbacks_gen.cocci"; then
 	pass generated-rules-current
 else
-	fail generated-rules-current "run cocci/gen_callback_rules.py cocci/blk_end_request.cocci"
+	fail generated-rules-current "run python3 cocci/gen_callback_rules.py, then cocci/assemble.py"
+fi
+python3 "$top/cocci/assemble.py" "$tmp/assembled.cocci"
+if cmp -s "$SP" "$tmp/assembled.cocci"; then
+	pass assembled-current
+else
+	fail assembled-current "cocci/blk_end_request.cocci is not its parts: run python3 cocci/assemble.py"
+fi
+# Every file of cocci/ and cocci/src/ carries the kernel's header lines.
+for f in "$top"/cocci/*.cocci "$top"/cocci/src/*.cocci; do
+	if [ "$(sed -n 1p "$f")" = "// SPDX-License-Identifier: GPL-2.0-only" ] &&
+		grep -q '^// Comments: ' "$f" && grep -q '^// Confidence: ' "$f" &&
+		grep -q '^// Options: ' "$f"; then
+		pass "header/${f#$top/}"
+	else
+		fail "header/${f#$top/}" "no SPDX line first, or no Comments/Confidence/Options line"
+	fi
+done
+# The patch works from any directory (spatch 1.1.1 would resolve an
+# #include against the working directory): parse it from an empty one.
+mkdir -p "$tmp/elsewhere"
+if (cd "$tmp/elsewhere" && "$SPATCH" --parse-cocci "$SP" >/dev/null 2>&1) &&
+	! grep -q '^#include' "$SP"; then
+	pass runs-from-any-directory
+else
+	fail runs-from-any-directory "spatch --parse-cocci $SP fails outside cocci/, or it includes a file"
 fi
 
 # --- golden cases --------------------------------------------------------------
@@ -259,6 +290,42 @@ if [ -f "$tmp/dest/usr/share/blkmig/cocci/blk_end_request.cocci" ] &&
 else
 	fail install "files missing under DESTDIR"
 fi
+
+# --- the kernel's coccicheck conventions ------------------------------------------
+# coccicheck runs spatch at the top of the tree with -D MODE, --very-quiet
+# (report/org: --no-show-diff), --cocci-file COCCI, the text after "Options:"
+# in COCCI, SPFLAGS and --dir (of the tree, or of M=).  The same command
+# lines, from the top of a tree with the cross-file driver above (the
+# installed, absolute patch paths; no cocci/ nearby): the facts pass, then
+# each mode of the conversion.
+cc_run() {	# cc_run MODE COCCI [SPFLAGS...]
+	local mode=$1 cocci=$2 opt
+	shift 2
+	opt=$(grep "Options:" "$cocci" | cut -d: -f2)
+	case $mode in report|org) set -- --no-show-diff "$@" ;; esac
+	(cd "$tmp/cc-tree" && "$SPATCH" -D "$mode" --very-quiet --cocci-file "$cocci" \
+		$opt "$@" --dir .)
+}
+cc_dir=$tmp/dest/usr/share/blkmig/cocci
+rm -rf "$tmp/cc-tree"; mkdir -p "$tmp/cc-tree/drivers/xq"
+cp "$here/facts/xq_main.c" "$here/facts/xq_done.c" "$tmp/cc-tree/drivers/xq/"
+chmod -R a-w "$tmp/cc-tree"
+cc_run report "$cc_dir/blkmig_facts.cocci" -D facts="$tmp/cc.facts" >"$tmp/cc.facts.out" 2>&1
+cc_run report "$cc_dir/blk_end_request.cocci" -D facts="$tmp/cc.facts" >"$tmp/cc.report" 2>&1
+cc_run patch "$cc_dir/blk_end_request.cocci" -D facts="$tmp/cc.facts" >"$tmp/cc.patch" 2>&1
+cc_run context "$cc_dir/blk_end_request.cocci" -D facts="$tmp/cc.facts" >"$tmp/cc.context" 2>&1
+cc_run org "$cc_dir/blk_end_request.cocci" -D facts="$tmp/cc.facts" >"$tmp/cc.org" 2>&1
+if [ "$(grep -c 'xq_done.c:1[0-9]:.*INFO blkmig/pair-around' "$tmp/cc.report")" = 2 ] &&
+	[ ! -s "$tmp/cc.facts.out" ] &&
+	grep -q '^+	blk_end_request(rq, (ok) > 0 ? 0 : ((ok) ? (ok) : -EIO),' "$tmp/cc.patch" &&
+	grep -q '^-.*end_that_request_last' "$tmp/cc.patch" &&
+	grep -q '^-.*end_that_request_first' "$tmp/cc.context" &&
+	[ "$(grep -c '^\* TODO .*INFO blkmig/pair-around' "$tmp/cc.org")" = 2 ]; then
+	pass coccicheck-conventions
+else
+	fail coccicheck-conventions "$(tail -3 "$tmp/cc.facts.out" "$tmp/cc.report" "$tmp/cc.patch" "$tmp/cc.org")"
+fi
+chmod -R u+w "$tmp/cc-tree"
 
 # --- the Linux 2.6.24 release tree, both passes ----------------------------------
 . "$here/realtree.sh"

@@ -9,8 +9,13 @@
 #   clang     clang -fsyntax-only with the same flags over the same files, per file
 # Wall time and peak RSS come from /usr/bin/time -v. Prints a table with ratios and
 # writes build/bench/tree.json.
+# Then scaling: the same legacy files in a tree 1x, 2x and 4x as large (BENCH_SCALE_FILES
+# files, default 5000, plus 1 and 3 more generated trees of as many files without legacy
+# drivers, beside them), `migrate --check --no-cache` on each, interleaved, medians of
+# BENCH_SCALE_REPS (3): build/bench/scaling.json and scaling.txt (goal: 4x costs <= 1.5x).
 #
-# Environment: BENCH_FILES (20000), BENCH_SEED (1), BENCH_JOBS (2), BLKMIG, GENTREE.
+# Environment: BENCH_FILES (20000), BENCH_SEED (1), BENCH_JOBS (2), BENCH_SCALE_FILES,
+# BENCH_SCALE_REPS, BENCH_SCALE=0 (skip scaling), BLKMIG, GENTREE.
 set -u
 TOP=${TOP:?}
 BUILD=${BUILD:?}
@@ -147,3 +152,75 @@ cat > "$OUT/tree.json" <<EOJ
 EOJ
 echo "bench-tree: wrote $OUT/tree.json"
 rm -rf "$W/tree"
+
+# -- scaling: the same legacy files, 1x / 2x / 4x the other files
+if [ "${BENCH_SCALE:-1}" != 0 ] && [ -x "$BLKMIG" ]; then
+	SF=${BENCH_SCALE_FILES:-5000}
+	SREPS=${BENCH_SCALE_REPS:-3}
+	S=$W/scale
+	rm -rf "$S"
+	mkdir -p "$S"
+	"$GENTREE" "$S/x1" "$SF" "$SEED" > "$S/gen.out" || exit 2
+	for k in 1 2 3; do
+		"$GENTREE" "$S/other$k" "$SF" $((SEED + 100 + k)) 0 > /dev/null || exit 2
+	done
+	mkdir -p "$S/x2" "$S/x4"
+	cp -al "$S/x1/." "$S/x2/" && cp -al "$S/other1" "$S/x2/other1"
+	cp -al "$S/x2/." "$S/x4/" && cp -al "$S/other2" "$S/x4/other2" && cp -al "$S/other3" "$S/x4/other3"
+	: > "$S/runs.txt"
+	sizes=(1 2 4)
+	for ((r = 0; r < SREPS; r++)); do
+		for ((k = 0; k < 3; k++)); do
+			x=${sizes[$(((k + r) % 3))]}
+			$TIME -v "$BLKMIG" migrate --check --no-cache -q -j "$JOBS" "$S/x$x" \
+				> /dev/null 2> "$S/x$x.$r.time"
+			echo "$x $? $(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$S/x$x.$r.time") $(awk -F': ' '/User time|System time/ { s += $2 } END { printf "%.2f", s }' "$S/x$x.$r.time") $(sed -n 's/.*Maximum resident set size (kbytes): //p' "$S/x$x.$r.time") $(cut -d' ' -f1 /proc/loadavg)" >> "$S/runs.txt"
+		done
+	done
+	python3 - "$S" "$OUT" "$SF" "$SREPS" "$JOBS" <<'PY'
+import json, os, statistics, sys
+S, out, sf, reps, jobs = sys.argv[1:]
+def secs(t):
+    s = 0.0
+    for p in t.split(':'):
+        s = s * 60 + float(p)
+    return s
+runs = {}
+loads = []
+for line in open(os.path.join(S, 'runs.txt')):
+    x, rc, wall, cpu, rss, load = line.split()
+    r = runs.setdefault(x, {'wall_s': [], 'cpu_s': [], 'rss_kib': [], 'exit': []})
+    r['wall_s'].append(secs(wall)); r['cpu_s'].append(float(cpu))
+    r['rss_kib'].append(int(rss)); r['exit'].append(int(rc)); loads.append(float(load))
+nfiles = {x: sum(1 for _, _, fs in os.walk(os.path.join(S, 'x' + x)) for f in fs if f.endswith('.c'))
+          for x in runs}
+legacy = sum(1 for _ in open(os.path.join(S, 'x1', 'LEGACY-FILES')))
+for x, r in runs.items():
+    r['median_wall_s'] = round(statistics.median(r['wall_s']), 2)
+    r['median_cpu_s'] = round(statistics.median(r['cpu_s']), 2)
+    r['peak_rss_mib'] = round(max(r['rss_kib']) / 1024, 1)
+    r['c_files'] = nfiles[x]
+def ratio(x, key):
+    return round(runs[x][key] / runs['1'][key], 2) if '1' in runs and runs['1'][key] else None
+doc = {'legacy_files': legacy, 'repetitions': int(reps), 'jobs': int(jobs),
+       'load_average': {'min': min(loads), 'max': max(loads)},
+       'sizes': runs,
+       'ratios_wall': {x + 'x/1x': ratio(x, 'median_wall_s') for x in runs},
+       'ratios_cpu': {x + 'x/1x': ratio(x, 'median_cpu_s') for x in runs},
+       'goal': '4x/1x <= 1.5'}
+json.dump(doc, open(os.path.join(out, 'scaling.json'), 'w'), indent=2)
+lines = ['bench-tree scaling: %d legacy files, %s repetitions, -j %s, load average %.1f-%.1f'
+         % (legacy, reps, jobs, min(loads), max(loads)),
+         '%-5s %8s %9s %9s %9s %9s %9s' % ('size', '.c files', 'wall s', 'cpu s', 'wall x1',
+                                           'cpu x1', 'peak MiB')]
+for x in sorted(runs, key=int):
+    r = runs[x]
+    lines.append('%-5s %8d %9.2f %9.2f %9s %9s %9.1f' % (x + 'x', r['c_files'], r['median_wall_s'],
+                 r['median_cpu_s'], ratio(x, 'median_wall_s'), ratio(x, 'median_cpu_s'),
+                 r['peak_rss_mib']))
+lines.append('goal: 4x costs <= 1.5x')
+open(os.path.join(out, 'scaling.txt'), 'w').write('\n'.join(lines) + '\n')
+print('\n'.join(lines))
+PY
+	rm -rf "$S"
+fi

@@ -13,6 +13,8 @@ source "$TOP/tests/lib/testlib.sh"
 
 SCRATCH=$(mktemp -d "$T/scratch.XXXXXX")
 trap 'chmod -R u+w "$SCRATCH" 2>/dev/null; rm -rf "$SCRATCH"' EXIT
+# blkmig migrate keeps results in $XDG_CACHE_HOME/blkmig: the suite's own, not the user's
+export XDG_CACHE_HOME=$SCRATCH/xdg-cache
 
 # ---- unit tests: edit applier, atomic writer, rewrite plan and its output -----------
 for unit in unit_edits unit_plan unit_combine; do
@@ -368,6 +370,88 @@ crosscheck() {
 }
 crosscheck
 
+# ---- the result cache (cli/cache.c): a hit gives the cold run's bytes; any input
+# changed (a header the file includes, a new file, a damaged entry) is a miss ----------
+cache_test() {
+	local C=$SCRATCH/cache-t
+	export XDG_CACHE_HOME=$C/xdg
+	mkdir -p "$C"
+	cp -r "$TOP/tests/migrate/cache" "$C/tree"
+	# inputs older than the run: a file changed while a run goes on is never cached
+	find "$C/tree" -exec touch -d '1 minute ago' {} +
+	# run NAME [ARGS...]: migrate --patch and --report into $C/NAME.*; the exit status
+	# in NAME.rc, stderr without the elapsed time and the cache's own line in NAME.err
+	run() {
+		local name=$1
+		shift
+		(cd "$C" && "$BLKMIG" migrate "$@" --patch "$name.patch" --report "$name.rep" \
+			--root tree tree) > "$C/$name.out" 2> "$C/$name.raw"
+		echo $? > "$C/$name.rc"
+		grep -v -e '^blkmig: ' -e 'the result of an identical run' "$C/$name.raw" |
+			sed 's/; [0-9.]*s$//' > "$C/$name.err"
+	}
+	hit() { grep -q 'the result of an identical run' "$C/$1.raw"; }
+	same() { # same A B: the two runs gave the same bytes everywhere
+		local f
+		for f in rc err patch rep/report.json rep/report.txt rep/report.sarif rep/report.html; do
+			cmp "$C/$1.$f" "$C/$2.$f" || return 1
+		done
+	}
+	run cold
+	if ! hit cold && ls "$XDG_CACHE_HOME"/blkmig/*.entry > /dev/null 2>&1; then
+		pass cache/cold-run-stores-an-entry
+	else
+		fail cache/cold-run-stores-an-entry "$(cat "$C/cold.raw")"
+	fi
+	run warm
+	hit warm && pass cache/unchanged-tree-hits || fail cache/unchanged-tree-hits "$(cat "$C/warm.raw")"
+	check cache/hit-output-equals-cold-output same cold warm
+	# a header the cached file includes changes: the result changes, as without the cache
+	echo '#define CDRV_STATUS 0' > "$C/tree/drivers/block/cdrv.h"
+	touch -d '1 minute ago' "$C/tree/drivers/block/cdrv.h"
+	run header
+	run header-nocache --no-cache
+	if ! hit header && ! cmp -s "$C/cold.patch" "$C/header.patch" && same header header-nocache; then
+		pass cache/edited-header-changes-the-result
+	else
+		fail cache/edited-header-changes-the-result "hit: $(hit header && echo yes); $(diff "$C/cold.patch" "$C/header.patch" | head -5)"
+	fi
+	run header-warm
+	hit header-warm && same header header-warm && pass cache/edited-header-hits-again ||
+		fail cache/edited-header-hits-again "$(cat "$C/header-warm.raw")"
+	# a new file in the tree (a directory's entries changed)
+	cp "$C/tree/drivers/block/cdrv.c" "$C/tree/drivers/block/cdrv2.c"
+	find "$C/tree" -exec touch -d '1 minute ago' {} +
+	run added
+	if ! hit added && grep -q 'cdrv2.c' "$C/added.patch" "$C/added.err"; then
+		pass cache/new-file-is-a-miss
+	else
+		fail cache/new-file-is-a-miss "$(cat "$C/added.raw")"
+	fi
+	# a damaged entry is ignored, never trusted: truncated, then one byte changed
+	for e in "$XDG_CACHE_HOME"/blkmig/*.entry; do
+		head -c $(($(stat -c %s "$e") / 2)) "$e" > "$e.t" && mv "$e.t" "$e"
+	done
+	run truncated
+	if ! hit truncated && same added truncated; then
+		pass cache/truncated-entry-ignored
+	else
+		fail cache/truncated-entry-ignored "$(cat "$C/truncated.raw")"
+	fi
+	for e in "$XDG_CACHE_HOME"/blkmig/*.entry; do
+		# the body's first "converted" count 1 higher: still JSON, wrong checksum
+		perl -0pi -e 's/"converted":(\d+)/"converted":@{[$1+1]}/' "$e"
+	done
+	run corrupted
+	if ! hit corrupted && same added corrupted; then
+		pass cache/corrupted-entry-ignored
+	else
+		fail cache/corrupted-entry-ignored "$(cat "$C/corrupted.raw")"
+	fi
+	export XDG_CACHE_HOME=$SCRATCH/xdg-cache
+}
+cache_test
+
 # ---- clear errors, bad input, files left untouched -------------------------------------
 E=$SCRATCH/errors
 mkdir -p "$E"
@@ -481,7 +565,8 @@ else
 	pass progress/none-off-terminal
 fi
 if command -v script > /dev/null; then
-	script -qec "$BLKMIG migrate --check $E/prog" /dev/null > "$E/prog.tty" 2>&1
+	# --no-cache: a full run (the run above left a cached result: no progress to show)
+	script -qec "$BLKMIG migrate --check --no-cache $E/prog" /dev/null > "$E/prog.tty" 2>&1
 	if grep -q 'files, .*elapsed' "$E/prog.tty"; then
 		pass progress/shown-on-terminal
 	else

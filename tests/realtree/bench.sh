@@ -7,19 +7,23 @@
 #   grep        grep -rlE of the legacy names over the tree (the floor)
 #   spatch1     spatch with a one-rule patch (end_request -> __blk_end_request), -j N
 #   scan        blkmig scan -j N --kernel-tree
-#   migrate     blkmig migrate --check -j N --kernel-tree
+#   migrate     blkmig migrate --check -j N --kernel-tree, cold: an empty result cache
+#               (it pays for storing its result, as a first run does)
+#   warm        the same command again on the unchanged tree: the cached result
 #   cocci       make cocci-convert TREE=<a fresh copy> (our semantic patches alone)
-# Wall time and peak RSS from /usr/bin/time -v; medians over the repetitions; ratios
-# against spatch1 and grep. Writes build/bench/realtree.json and prints a table.
+# Wall time, CPU time (user+sys) and peak RSS from /usr/bin/time -v; medians over the
+# repetitions; ratios against spatch1 and grep (wall and CPU: on a shared, loaded machine
+# the CPU ratio is the steadier one; the load average is recorded). Writes
+# build/bench/realtree.json and realtree.txt (the table).
 #
-# Environment: BENCH_REPS (3), BENCH_JOBS (2), BENCH_TOOLS (all five), BLKMIG.
+# Environment: BENCH_REPS (3), BENCH_JOBS (2), BENCH_TOOLS (all six), BLKMIG.
 set -u
 TOP=${TOP:?}
 BUILD=${BUILD:?}
 BLKMIG=${BLKMIG:-$BUILD/blkmig}
 REPS=${BENCH_REPS:-3}
 JOBS=${BENCH_JOBS:-2}
-TOOLS=(${BENCH_TOOLS:-grep spatch1 scan migrate cocci})
+TOOLS=(${BENCH_TOOLS:-grep spatch1 scan migrate warm cocci})
 OUT=$BUILD/bench
 W=$OUT/realtree-work
 TIME=/usr/bin/time
@@ -43,24 +47,42 @@ expression rq, u;
 EOC
 
 run_tool() { # run_tool NAME REP: one measured run, its time -v log in $W/NAME.REP.time
-	local name=$1 rep=$2 log=$W/$1.$2.time copy
+	local name=$1 rep=$2 log=$W/$1.$2.time copy rc
 	case $name in
-	grep) $TIME -v grep -rlE "$LEGACY_RE" "$TREE" >"$W/$name.out" 2>"$log" ;;
+	grep) $TIME -v grep -rlE "$LEGACY_RE" "$TREE" >"$W/$name.out" 2>"$log"; rc=$? ;;
 	spatch1) $TIME -v spatch --sp-file "$W/one-rule.cocci" --very-quiet -j "$JOBS" \
-		--dir "$TREE" >"$W/$name.out" 2>"$log" ;;
+		--dir "$TREE" >"$W/$name.out" 2>"$log"; rc=$? ;;
 	scan) (cd "$(dirname "$TREE")" && $TIME -v "$BLKMIG" scan -q -j "$JOBS" --format json \
-		-o "$W/scan.json" --kernel-tree linux-2.6.24 linux-2.6.24) >"$W/$name.out" 2>"$log" ;;
-	migrate) (cd "$(dirname "$TREE")" && $TIME -v "$BLKMIG" migrate --check -q -j "$JOBS" \
-		--kernel-tree linux-2.6.24 linux-2.6.24) >"$W/$name.out" 2>"$log" ;;
+		-o "$W/scan.json" --kernel-tree linux-2.6.24 linux-2.6.24) >"$W/$name.out" 2>"$log"
+		rc=$? ;;
+	migrate)
+		rm -rf "$W/xdg-cold"
+		(cd "$(dirname "$TREE")" && XDG_CACHE_HOME=$W/xdg-cold BLKMIG_STAGE_TIMES=1 \
+			$TIME -v "$BLKMIG" migrate \
+			--check -q -j "$JOBS" --kernel-tree linux-2.6.24 linux-2.6.24) \
+			>"$W/$name.out" 2>"$log"
+		rc=$?
+		[ -d "$W/xdg-warm" ] || cp -a "$W/xdg-cold" "$W/xdg-warm" ;;
+	warm)
+		[ -d "$W/xdg-warm" ] || (cd "$(dirname "$TREE")" && XDG_CACHE_HOME=$W/xdg-warm \
+			"$BLKMIG" migrate --check -q -j "$JOBS" --kernel-tree linux-2.6.24 \
+			linux-2.6.24) >/dev/null 2>&1 # not measured: fills the cache
+		(cd "$(dirname "$TREE")" && XDG_CACHE_HOME=$W/xdg-warm $TIME -v "$BLKMIG" migrate \
+			--check -j "$JOBS" --kernel-tree linux-2.6.24 linux-2.6.24) \
+			>"$W/$name.out" 2>"$log"
+		rc=$?
+		grep -q 'the result of an identical run' "$log" ||
+			echo "bench-realtree: warm run did not use the cache" >&2 ;;
 	cocci)
 		copy=$W/copy
 		rm -rf "$copy"
 		cp -a "$TREE" "$copy" && chmod -R u+w "$copy"
 		$TIME -v make -s -C "$TOP" cocci-convert TREE="$copy" COCCI_JOBS="$JOBS" \
 			>"$W/$name.out" 2>"$log"
+		rc=$?
 		rm -rf "$copy" ;;
 	esac
-	echo "$name $rep $? $(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$log") $(sed -n 's/.*Maximum resident set size (kbytes): //p' "$log")" >>"$W/runs.txt"
+	echo "$name $rep $rc $(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$log") $(sed -n 's/.*Maximum resident set size (kbytes): //p' "$log") $(awk -F': ' '/User time|System time/ { s += $2 } END { printf "%.2f", s }' "$log") $(cut -d' ' -f1 /proc/loadavg)" >>"$W/runs.txt"
 	tail -n 1 "$W/runs.txt" | sed 's/^/bench-realtree: /'
 }
 
@@ -81,36 +103,63 @@ def secs(t):
         s = s * 60 + float(p)
     return s
 tools = {}
+loads = []
 for line in open(runs_file):
-    name, rep, rc, wall, rss = line.split()
-    t = tools.setdefault(name, {'runs_s': [], 'rss_kib': [], 'exit': []})
+    name, rep, rc, wall, rss, cpu, load = line.split()
+    t = tools.setdefault(name, {'runs_s': [], 'cpu_s': [], 'rss_kib': [], 'exit': []})
     t['runs_s'].append(secs(wall)); t['rss_kib'].append(int(rss)); t['exit'].append(int(rc))
+    t['cpu_s'].append(float(cpu)); loads.append(float(load))
+# the cold migrate's own account of its stages (BLKMIG_STAGE_TIMES), last repetition
+stages = []
+logs = sorted(f for f in os.listdir(os.path.dirname(runs_file)) if f.startswith('migrate.') and f.endswith('.time'))
+if logs:
+    for line in open(os.path.join(os.path.dirname(runs_file), logs[-1])):
+        p = line.split()
+        if line.startswith('blkmig migrate: stage ') and len(p) >= 10:
+            stages.append({'stage': p[3], 'wall_s': float(p[4][:-1]), 'cpu_s': float(p[6][:-1]),
+                           'peak_rss_mib_so_far': int(p[9])})
 for t in tools.values():
     t['median_s'] = round(statistics.median(t['runs_s']), 2)
+    t['median_cpu_s'] = round(statistics.median(t['cpu_s']), 2)
     t['peak_rss_mib'] = round(max(t['rss_kib']) / 1024, 1)
-def ratio(a, b):
-    if a in tools and b in tools and tools[b]['median_s'] > 0:
-        return round(tools[a]['median_s'] / tools[b]['median_s'], 2)
-ratios = {}
-for a in ('migrate', 'scan', 'cocci'):
+def ratio(a, b, key='median_s'):
+    if a in tools and b in tools and tools[b][key] > 0:
+        return round(tools[a][key] / tools[b][key], 2)
+ratios, cpu_ratios = {}, {}
+for a in ('migrate', 'warm', 'scan', 'cocci'):
     for b in ('spatch1', 'grep'):
         r = ratio(a, b)
         if r is not None:
             ratios['%s/%s' % (a, b)] = r
+        r = ratio(a, b, 'median_cpu_s')
+        if r is not None:
+            cpu_ratios['%s/%s' % (a, b)] = r
 nfiles = sum(1 for _, _, fs in os.walk(tree) for f in fs if f.endswith(('.c', '.h')))
 doc = {'tree': 'linux-2.6.24', 'c_h_files': nfiles, 'repetitions': int(reps),
-       'jobs': int(jobs), 'cpus': int(ncpu), 'load_before': os.getloadavg()[0],
-       'tools': tools, 'ratios': ratios,
-       'goals': {'migrate/spatch1 (cold)': 1.5, 'peak_rss_mib migrate': 500}}
+       'jobs': int(jobs), 'cpus': int(ncpu),
+       'load_average': {'min': min(loads), 'max': max(loads)} if loads else None,
+       'tools': tools, 'ratios': ratios, 'cpu_ratios': cpu_ratios, 'migrate_stages': stages,
+       'goals': {'migrate/spatch1 (cold)': 1.5, 'warm/grep': 5, 'peak_rss_mib migrate': 500}}
 json.dump(doc, open(out, 'w'), indent=2)
-print('bench-realtree: linux-2.6.24, %d .c/.h files, %s repetitions, -j %s' % (nfiles, reps, jobs))
-print('%-9s %10s %12s %14s %11s' % ('tool', 'median s', 'x spatch1', 'x grep -rl', 'peak MiB'))
-for name in ('grep', 'spatch1', 'scan', 'migrate', 'cocci'):
+lines = ['bench-realtree: linux-2.6.24, %d .c/.h files, %s repetitions, -j %s, load average %s'
+         % (nfiles, reps, jobs, ('%.1f-%.1f' % (min(loads), max(loads))) if loads else '?'),
+         '%-9s %9s %9s %10s %10s %10s %10s %9s' % ('tool', 'wall s', 'cpu s', 'x spatch1',
+         'cpu x sp1', 'x grep', 'cpu x grep', 'peak MiB')]
+def f(v):
+    return '-' if v is None else str(v)
+for name in ('grep', 'spatch1', 'scan', 'migrate', 'warm', 'cocci'):
     if name not in tools:
         continue
     t = tools[name]
-    rs, rg = ratio(name, 'spatch1'), ratio(name, 'grep')
-    print('%-9s %10.2f %12s %14s %11.1f' % (name, t['median_s'], rs if rs is not None else '-',
-          rg if rg is not None else '-', t['peak_rss_mib']))
+    lines.append('%-9s %9.2f %9.2f %10s %10s %10s %10s %9.1f' % (
+        name, t['median_s'], t['median_cpu_s'], f(ratio(name, 'spatch1')),
+        f(ratio(name, 'spatch1', 'median_cpu_s')), f(ratio(name, 'grep')),
+        f(ratio(name, 'grep', 'median_cpu_s')), t['peak_rss_mib']))
+lines.append('goals: migrate <= 1.5x spatch1 (cold), warm <= 5x grep, migrate peak < 500 MiB')
+if stages:
+    lines.append('cold migrate by stage: ' + ', '.join('%s %.1fs wall %.1fs cpu (peak %d MiB)' % (
+        s['stage'], s['wall_s'], s['cpu_s'], s['peak_rss_mib_so_far']) for s in stages))
+open(os.path.splitext(out)[0] + '.txt', 'w').write('\n'.join(lines) + '\n')
+print('\n'.join(lines))
 print('bench-realtree: wrote %s' % out)
 PY

@@ -61,15 +61,27 @@ if [ ${#missing[@]} -gt 0 ]; then
 import os, re, sys
 log, cache, objs = sys.argv[1], sys.argv[2], sys.argv[3:]
 text = open(log, errors='replace').read()
+unknown = []
 for obj in objs:
     rel = obj[:-2] + '.c'
     pat = re.compile(r"echo '\s*gcc -Wp,-MD,\S+ (.*?) -c -o \S+ " + re.escape(rel) + r"'")
     m = pat.search(text)
+    norule = "No rule to make target '%s'" % obj in text
+    if not m and not norule:
+        # neither flags nor make's own word that it has no rule: make -n failed
+        # (or kbuild changed); record nothing, so no file is skipped on a guess
+        unknown.append(rel)
+        continue
     os.makedirs(os.path.dirname(os.path.join(cache, rel)), exist_ok=True)
     with open(os.path.join(cache, rel + '.flags'), 'w') as f:
         # An empty file records that kbuild has no rule for it on x86_64.
         f.write(m.group(1).replace("'\\''", "'") + '\n' if m else '')
+if unknown:
+    sys.stderr.write("compile-check: make -n gave no compile line for %s; its output ends:\n%s\n"
+                     % (" ".join(unknown), "\n".join(text.splitlines()[-15:])))
+    sys.exit(2)
 EOF
+	[ $? -eq 0 ] || exit 2
 fi
 
 # 2. One file: the original must compile without the header, the converted one with it.

@@ -1,0 +1,527 @@
+/*
+ * cache.c - the result cache of `blkmig migrate` (cache.h): keys, the record
+ * of a run's inputs, validation and atomic storage of entries.
+ *
+ * An entry is valid for one command: the key hashes (SHA-256) the blkmig
+ * binary itself, the command line, the working directory, and what the caller
+ * adds (libclang's version, spatch's identity, the semantic patches).  The
+ * result of the run depends on more than its own files: facts come from other
+ * files of the tree (callers, queue registrations) and from the headers each
+ * parse included, so the entry lists every input with its content hash:
+ * every file the run read (read_file()), every file a parse included
+ * (libclang's inclusions), and the entries (mtime, inode) of every directory
+ * on the way to them inside the walked trees, so that a file added, removed
+ * or renamed (a header that was missing and stubbed, a new caller) is seen
+ * too.  A hit needs every input unchanged.  The entry is written only when no
+ * input changed while the run went on; a damaged entry (checksum of its
+ * body) is ignored.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <openssl/evp.h>
+
+#include "cache.h"
+#include "util.h"
+
+#define CACHE_FORMAT "blkmig-cache 1"
+
+struct dep {
+	char *path;
+	char hash[65]; /* "" until hashed (an include, hashed at store time) */
+	bool is_dir;
+	struct timespec mtime;
+	ino_t ino;
+};
+
+struct bm_cache {
+	EVP_MD_CTX *key;
+	char *dir, *entry;
+	struct bm_strlist roots;
+	struct dep *deps;
+	size_t ndeps, deps_cap;
+	long *slots; /* open addressing over deps by path */
+	size_t nslots;
+	struct timespec started;
+	bool recording, spoiled;
+};
+
+static struct bm_cache *recording; /* the cache that read_file reports to */
+
+static void hex(const unsigned char *d, unsigned n, char *out)
+{
+	for (unsigned i = 0; i < n; i++)
+		sprintf(out + 2 * i, "%02x", d[i]);
+	out[2 * n] = '\0';
+}
+
+static void sha256_hex(const void *data, size_t len, char out[65])
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned n = 0;
+
+	EVP_Digest(data, len, md, &n, EVP_sha256(), NULL);
+	hex(md, n, out);
+}
+
+static void key_add(struct bm_cache *c, const char *label, const void *data, size_t len)
+{
+	char n[32];
+
+	/* label and length first: no two sequences of parts hash alike */
+	snprintf(n, sizeof(n), "\n%zu\n", len);
+	EVP_DigestUpdate(c->key, label, strlen(label));
+	EVP_DigestUpdate(c->key, n, strlen(n));
+	EVP_DigestUpdate(c->key, data, len);
+}
+
+void bm_cache_key_text(struct bm_cache *c, const char *label, const char *text, size_t len)
+{
+	if (c)
+		key_add(c, label, text ? text : "", text ? len : 0);
+}
+
+void bm_cache_key_file(struct bm_cache *c, const char *path)
+{
+	size_t len = 0;
+	char *s;
+
+	if (!c)
+		return;
+	s = read_file(path, &len);
+	key_add(c, "file", path, strlen(path));
+	key_add(c, s ? "content" : "missing", s ? s : "", s ? len : 0);
+	free(s);
+}
+
+void bm_cache_key_stat(struct bm_cache *c, const char *path)
+{
+	struct stat st;
+	char *id;
+
+	if (!c)
+		return;
+	if (stat(path, &st))
+		id = xasprintf("%s missing", path);
+	else
+		id = xasprintf("%s %lld %lld.%09ld %llu", path, (long long)st.st_size,
+			       (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
+			       (unsigned long long)st.st_ino);
+	key_add(c, "stat", id, strlen(id));
+	free(id);
+}
+
+static char *cache_dir(void)
+{
+	const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+
+	if (x && *x == '/')
+		return xasprintf("%s/blkmig", x);
+	if (home && *home)
+		return xasprintf("%s/.cache/blkmig", home);
+	return NULL;
+}
+
+struct bm_cache *bm_cache_open(const char *command, int argc, char **argv)
+{
+	struct bm_cache *c;
+	char cwd[PATH_MAX], *self, *dir;
+	size_t len = 0;
+	const char *env_keys[] = {"SPATCH", "BLKMIG_COCCI_DIR", "BLKMIG_FAULT_INJECT"};
+
+	if (getenv("BLKMIG_NO_CACHE") || getenv("BLKMIG_FAULT_INJECT") ||
+	    !getcwd(cwd, sizeof(cwd)) || !(dir = cache_dir()))
+		return NULL;
+	c = xcalloc(1, sizeof(*c));
+	c->dir = dir;
+	c->key = EVP_MD_CTX_new();
+	EVP_DigestInit_ex(c->key, EVP_sha256(), NULL);
+	key_add(c, CACHE_FORMAT, command, strlen(command));
+	self = read_file("/proc/self/exe", &len);
+	if (!self) {
+		bm_cache_close(c);
+		return NULL;
+	}
+	key_add(c, "tool", self, len);
+	free(self);
+	key_add(c, "cwd", cwd, strlen(cwd));
+	for (int i = 0; i < argc; i++)
+		key_add(c, "arg", argv[i], strlen(argv[i]));
+	for (size_t i = 0; i < sizeof(env_keys) / sizeof(env_keys[0]); i++) {
+		const char *v = getenv(env_keys[i]);
+
+		key_add(c, env_keys[i], v ? v : "", v ? strlen(v) : 0);
+	}
+	clock_gettime(CLOCK_REALTIME, &c->started);
+	return c;
+}
+
+const char *bm_cache_entry_path(const struct bm_cache *c)
+{
+	return c ? c->entry : NULL;
+}
+
+static void finish_key(struct bm_cache *c)
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned n = 0;
+	char h[65];
+
+	if (c->entry)
+		return;
+	EVP_DigestFinal_ex(c->key, md, &n);
+	hex(md, n, h);
+	c->entry = xasprintf("%s/%s.entry", c->dir, h);
+}
+
+void bm_cache_add_root(struct bm_cache *c, const char *dir)
+{
+	char real[PATH_MAX];
+	struct stat st;
+
+	if (!c || stat(dir, &st) || !S_ISDIR(st.st_mode))
+		return;
+	strlist_push(&c->roots, dir);
+	if (realpath(dir, real) && strcmp(real, dir))
+		strlist_push(&c->roots, real);
+}
+
+/* A private folder of a run (blkmig.XXXXXX, blkmig-migrate.XXXXXX): never an input
+ * of its own (what is in it comes from the inputs). */
+static bool private_path(const char *p)
+{
+	for (const char *s = p; (s = strstr(s, "/blkmig")); s++) {
+		const char *t = s + 7, *end;
+
+		if (!strncmp(t, "-migrate", 8))
+			t += 8;
+		if (*t != '.')
+			continue;
+		end = strchr(t, '/');
+		if (end && end - t == 7)
+			return true;
+	}
+	return false;
+}
+
+static size_t hash_path(const char *s)
+{
+	size_t h = 1469598103934665603ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+static struct dep *dep_find(struct bm_cache *c, const char *path, bool add)
+{
+	size_t h;
+
+	if (c->ndeps * 2 + 2 > c->nslots) {
+		size_t n = c->nslots ? c->nslots * 2 : 4096;
+
+		free(c->slots);
+		c->slots = xmalloc(n * sizeof(long));
+		c->nslots = n;
+		for (size_t i = 0; i < n; i++)
+			c->slots[i] = -1;
+		for (size_t i = 0; i < c->ndeps; i++) {
+			for (h = hash_path(c->deps[i].path) % n; c->slots[h] >= 0; h = (h + 1) % n)
+				;
+			c->slots[h] = (long)i;
+		}
+	}
+	for (h = hash_path(path) % c->nslots; c->slots[h] >= 0; h = (h + 1) % c->nslots)
+		if (!strcmp(c->deps[c->slots[h]].path, path))
+			return &c->deps[c->slots[h]];
+	if (!add)
+		return NULL;
+	struct dep *d = vec_push(c->deps, c->ndeps, c->deps_cap);
+
+	memset(d, 0, sizeof(*d));
+	d->path = xstrdup(path);
+	c->slots[h] = (long)(c->ndeps - 1);
+	return d;
+}
+
+static bool changed_since_start(const struct bm_cache *c, const struct timespec *t)
+{
+	/* 50 ms of slack: file times come from a clock that lags by up to a tick */
+	long long ns = (long long)t->tv_sec * 1000000000LL + t->tv_nsec;
+	long long st = (long long)c->started.tv_sec * 1000000000LL + c->started.tv_nsec;
+
+	return ns >= st - 50000000LL;
+}
+
+static void note_dir(struct bm_cache *c, const char *dir)
+{
+	struct stat st;
+	struct dep *d;
+
+	if (dep_find(c, dir, false))
+		return;
+	d = dep_find(c, dir, true);
+	d->is_dir = true;
+	if (stat(dir, &st)) {
+		strcpy(d->hash, "missing");
+		return;
+	}
+	d->mtime = st.st_mtim;
+	d->ino = st.st_ino;
+	if (changed_since_start(c, &st.st_mtim))
+		c->spoiled = true;
+}
+
+/* The directories from PATH's own up to the walked tree that holds it (only its
+ * own directory outside every tree). */
+static void note_dirs_of(struct bm_cache *c, const char *path)
+{
+	char *d = xstrdup(path), *slash;
+	size_t best = 0;
+
+	for (size_t i = 0; i < c->roots.n; i++) {
+		size_t n = strlen(c->roots.v[i]);
+
+		if (!strncmp(path, c->roots.v[i], n) && (path[n] == '/' || !path[n]) && n > best)
+			best = n;
+	}
+	while ((slash = strrchr(d, '/'))) {
+		*slash = '\0';
+		note_dir(c, *d ? d : "/");
+		if (strlen(d) <= best || !best || !*d)
+			break;
+	}
+	if (!strchr(path, '/'))
+		note_dir(c, ".");
+	free(d);
+}
+
+static void note_input(const char *path, const char *data, size_t len)
+{
+	struct bm_cache *c = recording;
+	struct dep *d;
+
+	char real[PATH_MAX];
+
+	if (!c || !path || !strcmp(path, "/proc/self/exe"))
+		return;
+	if (private_path(path)) {
+		/* a private link to a file of the tree (--kernel-tree's asm overlay): that
+		 * file is the input; what was generated there comes from files read */
+		if (!realpath(path, real) || private_path(real))
+			return;
+		path = real;
+		data = NULL; /* hashed from the file itself at store time */
+	}
+	d = dep_find(c, path, false);
+	if (d && (d->hash[0] || !data))
+		return;
+	if (!d) {
+		d = dep_find(c, path, true);
+		note_dirs_of(c, path);
+	}
+	if (data)
+		sha256_hex(data, len, d->hash);
+}
+
+void bm_cache_note_include(const char *path)
+{
+	note_input(path, NULL, 0);
+}
+
+void bm_cache_record(struct bm_cache *c)
+{
+	if (!c)
+		return;
+	recording = c;
+	bm_input_hook = note_input;
+}
+
+static void stop_recording(struct bm_cache *c)
+{
+	if (recording == c) {
+		recording = NULL;
+		bm_input_hook = NULL;
+	}
+}
+
+/* Whether every recorded input is as it was. */
+static bool inputs_unchanged(json_t *deps)
+{
+	size_t i;
+	json_t *d;
+
+	json_array_foreach(deps, i, d)
+	{
+		const char *path = json_string_value(json_array_get(d, 0));
+		const char *hash = json_string_value(json_array_get(d, 1));
+		struct stat st;
+
+		if (!path || !hash)
+			return false;
+		if (json_array_size(d) == 5) { /* a directory: mtime s, ns, inode */
+			if (!strcmp(hash, "missing")) {
+				if (!stat(path, &st))
+					return false;
+				continue;
+			}
+			if (stat(path, &st) ||
+			    st.st_mtim.tv_sec != json_integer_value(json_array_get(d, 2)) ||
+			    st.st_mtim.tv_nsec != json_integer_value(json_array_get(d, 3)) ||
+			    (json_int_t)st.st_ino != json_integer_value(json_array_get(d, 4)))
+				return false;
+			continue;
+		}
+		size_t len = 0;
+		char *s = read_file(path, &len), h[65];
+
+		if (!s) {
+			if (strcmp(hash, "missing"))
+				return false;
+			continue;
+		}
+		sha256_hex(s, len, h);
+		free(s);
+		if (strcmp(h, hash))
+			return false;
+	}
+	return true;
+}
+
+json_t *bm_cache_lookup(struct bm_cache *c)
+{
+	size_t len = 0;
+	char *s, sum[65], *nl;
+	json_t *doc, *state = NULL;
+	json_error_t err;
+
+	if (!c)
+		return NULL;
+	finish_key(c);
+	s = read_file(c->entry, &len);
+	if (!s)
+		return NULL;
+	nl = memchr(s, '\n', len);
+	/* "blkmig-cache 1 <sha256 of the body>\n<body>" */
+	if (!nl || (size_t)(nl - s) != strlen(CACHE_FORMAT) + 1 + 64 ||
+	    strncmp(s, CACHE_FORMAT " ", strlen(CACHE_FORMAT) + 1)) {
+		free(s);
+		return NULL;
+	}
+	sha256_hex(nl + 1, len - (size_t)(nl + 1 - s), sum);
+	if (memcmp(sum, s + strlen(CACHE_FORMAT) + 1, 64)) {
+		free(s);
+		return NULL;
+	}
+	doc = json_loadb(nl + 1, len - (size_t)(nl + 1 - s), 0, &err);
+	free(s);
+	if (doc && json_is_array(json_object_get(doc, "inputs")) &&
+	    json_is_object(json_object_get(doc, "state")) &&
+	    inputs_unchanged(json_object_get(doc, "inputs")))
+		state = json_incref(json_object_get(doc, "state"));
+	json_decref(doc);
+	return state;
+}
+
+void bm_cache_store(struct bm_cache *c, json_t *state)
+{
+	json_t *doc, *inputs;
+	char *body, *tmp, sum[65];
+	FILE *f;
+	int fd;
+	bool ok = false;
+
+	if (!c) {
+		json_decref(state);
+		return;
+	}
+	stop_recording(c);
+	finish_key(c);
+	inputs = json_array();
+	for (size_t i = 0; i < c->ndeps && !c->spoiled; i++) {
+		struct dep *d = &c->deps[i];
+
+		json_t *item;
+
+		if (d->is_dir) {
+			item = json_pack("[s, s, I, I, I]", d->path, d->hash[0] ? d->hash : "dir",
+					 (json_int_t)d->mtime.tv_sec, (json_int_t)d->mtime.tv_nsec,
+					 (json_int_t)d->ino);
+			/* a name JSON cannot hold (not UTF-8): an input we could not list */
+			if (!item || json_array_append_new(inputs, item)) {
+				c->spoiled = true;
+				break;
+			}
+			continue;
+		}
+		if (!d->hash[0]) { /* an include: hashed now, if it has not changed meanwhile */
+			struct stat st;
+			size_t len = 0;
+			char *s;
+
+			if (stat(d->path, &st) || changed_since_start(c, &st.st_mtim) ||
+			    !(s = read_file(d->path, &len))) {
+				c->spoiled = true;
+				break;
+			}
+			sha256_hex(s, len, d->hash);
+			free(s);
+		}
+		item = json_pack("[s, s]", d->path, d->hash);
+		if (!item || json_array_append_new(inputs, item)) {
+			c->spoiled = true;
+			break;
+		}
+	}
+	if (c->spoiled) { /* an input changed during the run: its result is not kept */
+		json_decref(inputs);
+		json_decref(state);
+		return;
+	}
+	doc = json_pack("{s:o, s:o}", "inputs", inputs, "state", state);
+	body = json_dumps(doc, JSON_COMPACT);
+	json_decref(doc);
+	if (!body || mkdirs(c->dir) < 0) {
+		free(body);
+		return;
+	}
+	sha256_hex(body, strlen(body), sum);
+	tmp = xasprintf("%s/.tmp-XXXXXX", c->dir);
+	fd = mkstemp(tmp);
+	f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f && fd >= 0)
+		close(fd);
+	if (f) {
+		/* fclose() closes f whatever it returns: no second close */
+		bool written = fprintf(f, "%s %s\n%s", CACHE_FORMAT, sum, body) >= 0 &&
+			       !fflush(f) && !fsync(fileno(f));
+		ok = !fclose(f) && written;
+	}
+	if (!ok || rename(tmp, c->entry))
+		unlink(tmp);
+	free(tmp);
+	free(body);
+}
+
+void bm_cache_close(struct bm_cache *c)
+{
+	if (!c)
+		return;
+	stop_recording(c);
+	EVP_MD_CTX_free(c->key);
+	for (size_t i = 0; i < c->ndeps; i++)
+		free(c->deps[i].path);
+	free(c->deps);
+	free(c->slots);
+	strlist_free(&c->roots);
+	free(c->dir);
+	free(c->entry);
+	free(c);
+}

@@ -1,0 +1,44 @@
+/*
+ * cache.h - the result cache of `blkmig migrate` under $XDG_CACHE_HOME/blkmig
+ * (default ~/.cache/blkmig): one entry per command (tool, arguments, working
+ * directory, spatch and semantic patches), valid only while every file the run
+ * read or included has the same content and every directory on the way to them
+ * the same entries.  Safe to delete at any time; a damaged entry is ignored.
+ */
+#ifndef BLKMIG_CACHE_H
+#define BLKMIG_CACHE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
+struct bm_cache;
+
+/* A cache for this command line, or NULL when caching is off (BLKMIG_NO_CACHE set,
+ * no usable cache directory).  ARGV: the command's own arguments. */
+struct bm_cache *bm_cache_open(const char *command, int argc, char **argv);
+/* More key material: a tool's identity, a text (e.g. the semantic patches). */
+void bm_cache_key_text(struct bm_cache *c, const char *label, const char *text, size_t len);
+/* A file's content into the key; its absence too. */
+void bm_cache_key_file(struct bm_cache *c, const char *path);
+/* A file's identity (path, size, mtime, inode) into the key: for large tools (spatch). */
+void bm_cache_key_stat(struct bm_cache *c, const char *path);
+/* A tree the run walks: directories under it on the way to a file read are recorded. */
+void bm_cache_add_root(struct bm_cache *c, const char *dir);
+/* The stored state of an identical earlier run, checked against every recorded
+ * input; NULL on a miss (the caller owns the result). */
+json_t *bm_cache_lookup(struct bm_cache *c);
+/* From now on, every file read (util.c's read_file) and every file a parse includes
+ * is an input of the result. */
+void bm_cache_record(struct bm_cache *c);
+/* Store STATE (taken) with the recorded inputs, atomically.  Nothing is stored when
+ * an input changed while the run was going on. */
+void bm_cache_store(struct bm_cache *c, json_t *state);
+/* A file a parse included (content hashed at store time). */
+void bm_cache_note_include(const char *path);
+void bm_cache_close(struct bm_cache *c);
+/* Where the entries live (for messages and tests); NULL when off. */
+const char *bm_cache_entry_path(const struct bm_cache *c);
+
+#endif

@@ -1,0 +1,1240 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/// Part of blk_end_request.cocci: the Python state of one file and the
+/// decisions made from it (error values, byte counts, lock context, pairs and
+/// the real shapes, callbacks, stable keys across patch mode's re-parses, the
+/// tree-wide facts read from -D facts=FILE).  The rules of collect.cocci feed
+/// it; convert.cocci and report.cocci ask it.
+//
+// Confidence: Moderate
+// Copyright: (C) 2026 the blkmig authors.  GPLv2.
+// URL: see cocci/README.md of blkmig
+// Comments: not a semantic patch on its own: cocci/assemble.py inlines it
+//  into cocci/blk_end_request.cocci (see cocci/src/blk_end_request.cocci
+//  for the order of the parts).
+// Options: --no-includes --include-headers
+// Requires: 1.1.1
+
+
+// ---------------------------------------------------------------------------
+// Python helpers and per-file state.  Every key carries the file name, so
+// several files in one run never mix.
+// ---------------------------------------------------------------------------
+@initialize:python@
+@@
+import re
+
+
+def guard(fn):
+    """Collection helpers: an internal error marks the file as failed (left
+    untouched, every site reported) instead of aborting the whole run."""
+    def wrapped(p, *args):
+        try:
+            return fn(p, *args)
+        except Exception as e:
+            FAILED[p[0].file] = "%s in %s: %s" % (type(e).__name__, fn.__name__, e)
+    return wrapped
+
+LEGACY_RE = r"^(end_that_request_(first|chunk|last)|end_request|end_queued_request|end_dequeued_request)$"
+RELEVANT_RE = r"^(end_that_request_(first|chunk|last)|end_request|end_queued_request|end_dequeued_request|add_disk_randomness|blkdev_dequeue_request|blk_queue_end_tag|spin_(un)?lock(_irq|_irqsave|_irqrestore|_bh)?)$"
+WRAPPERS = ("end_request", "end_queued_request", "end_dequeued_request")
+MAX_CB_STMTS = 6
+# Callers followed up from a completion helper to a function whose lock
+# state is known (sx8: carm_interrupt -> ... -> carm_end_request_queued is 5).
+MAX_CALL_DEPTH = 7
+C_KEYWORDS = set("""auto break case char const continue default do double else enum
+extern float for goto if inline int long register restrict return short signed
+sizeof static struct switch typedef union unsigned void volatile while typeof
+__typeof__ NULL true false""".split())
+
+RQFN = {}        # file -> request_fn names given to blk_init_queue
+QLOCK = {}       # file -> lock expressions given to blk_init_queue
+EU = set()       # call keys reachable from function entry without the lock
+AU = set()       # call keys reachable from an unlock without a relock
+AL = set()       # call keys reachable from a lock without an unlock
+CALLS = {}       # (file, callee) -> [call keys]
+FUNC_OF = {}     # key -> enclosing function
+NONCALL = set()  # (file, name) of functions used other than by a call
+ASYNC = {}       # (file, name) -> how it runs (interrupt handler, timer, ...)
+LOCKID = {}      # lock expression -> (struct type, field): its identity
+PARTIAL = {}     # data-only first/chunk key -> first key of the loop after it
+LEFTOVER = {}    # first/chunk key of the leftover shape -> its parts
+NONFS = set()    # chunk keys passing R->data_len where R is not a fs request
+LEGACY = {}      # key -> dict(name, R, U, N, func, file)
+PAIRS = {}       # first/chunk key -> pair dict
+P2 = {}          # last key -> first key
+AROUND = {}      # last key -> dict(lock, unlock keys, lock expr)
+STMTS = {}       # (file, func) -> [dict(start, end, text, key, decl)]
+LOCALS = {}      # (file, func) -> set of parameter and local names
+VARS = {}        # (file, func, name) -> candidate uptodate variable
+DECISION = {}    # key -> (action, reason)
+
+
+def norm(s):
+    return "".join(str(s).split())
+
+
+def key(p):
+    return (p[0].file, int(p[0].line), int(p[0].column))
+
+
+def endkey(p):
+    return (p[0].file, int(p[0].line_end), int(p[0].column_end))
+
+
+def is_qlock(l, f=None):
+    l = norm(l)
+    if l.endswith("->queue_lock"):
+        return True
+    if f is None:
+        locks = set().union(*QLOCK.values()) if QLOCK else set()
+    else:
+        locks = QLOCK.get(f, set())
+    if l in locks:
+        return True
+    # the same lock spelled through another pointer of the same type:
+    # &dev->lock where blk_init_queue got &ubd_dev->lock (both struct ubd)
+    ident = LOCKID.get(l)
+    return ident is not None and any(LOCKID.get(q) == ident for q in locks)
+
+
+TOKEN_RE = re.compile(r"\s*(->|\+\+|--|<<=|>>=|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&|^!~<>=?:,()\[\].;{}]|[A-Za-z_]\w*|\d\w*|'(?:\\.|[^'])*'|\"(?:\\.|[^\"])*\"|\S)")
+
+
+def tokens(s):
+    return [t for t in TOKEN_RE.findall(str(s)) if t]
+
+
+def strip_parens(toks):
+    while len(toks) >= 2 and toks[0] == "(" and toks[-1] == ")":
+        depth = 0
+        for i, t in enumerate(toks):
+            if t in "([":
+                depth += 1
+            elif t in ")]":
+                depth -= 1
+                if depth == 0 and i != len(toks) - 1:
+                    return toks
+        toks = toks[1:-1]
+    return toks
+
+
+def top_level(toks):
+    """Operators at parenthesis depth 0."""
+    out, depth = [], 0
+    for t in toks:
+        if t in ("(", "["):
+            depth += 1
+        elif t in (")", "]"):
+            depth -= 1
+        elif depth == 0:
+            out.append(t)
+    return out
+
+
+def is_simple(toks):
+    """identifier, constant, field chain or call: no operator at top level."""
+    toks = strip_parens(toks)
+    if not toks:
+        return False
+    ops = top_level(toks)
+    for t in ops:
+        if t in ("->", "."):
+            continue
+        if re.match(r"^[A-Za-z_]\w*$|^\d\w*$", t):
+            continue
+        return False
+    return True
+
+
+def has_side_effects(s):
+    toks = tokens(s)
+    for i, t in enumerate(toks):
+        if t in ("++", "--", "=", "+=", "-=", "*=", "/=", "|=", "&=", "^=", "<<=", ">>="):
+            return True
+        if t == "(" and i > 0 and re.match(r"^[A-Za-z_]\w*$", toks[i - 1]) \
+                and toks[i - 1] not in C_KEYWORDS:
+            return True
+    return False
+
+
+def is_rq_expr(s):
+    return re.match(r"^[A-Za-z_]\w*((->|\.)[A-Za-z_]\w*)*$", norm(s)) is not None
+
+
+def root(s):
+    m = re.match(r"^\s*\(*\s*([A-Za-z_]\w*)", str(s))
+    return m.group(1) if m else None
+
+
+def bool_valued(toks):
+    toks = strip_parens(toks)
+    top = top_level(toks)
+    if any(t in ("?", ",", "=") or (t.endswith("=") and t not in ("==", "!=", "<=", ">="))
+           for t in top):
+        return False
+    if "&&" in top or "||" in top:
+        return True
+    if any(t in ("|", "^", "&") for t in top):
+        return False
+    if any(t in ("==", "!=", "<", ">", "<=", ">=") for t in top):
+        return True
+    if toks and toks[0] == "!" and is_simple(toks[1:]) or \
+            (toks and toks[0] == "!" and toks[1:2] == ["("] and strip_parens(toks[1:]) != toks[1:]):
+        return True
+    return False
+
+
+def split_ternary(toks):
+    """c ? a : b at top level -> (c, a, b) token lists, else None."""
+    toks = strip_parens(toks)
+    depth, q, c = 0, None, None
+    for i, t in enumerate(toks):
+        if t in ("(", "["):
+            depth += 1
+        elif t in (")", "]"):
+            depth -= 1
+        elif depth == 0 and t == "?" and q is None:
+            q = i
+        elif depth == 0 and t == ":" and q is not None and c is None:
+            c = i
+    if q is None or c is None:
+        return None
+    return toks[:q], toks[q + 1:c], toks[c + 1:]
+
+
+def paren(toks):
+    s = " ".join(toks)
+    s = re.sub(r"\s*(->|\.)\s*", r"\1", s)
+    s = re.sub(r"\(\s+", "(", s)
+    s = re.sub(r"\s+\)", ")", s)
+    s = re.sub(r"\s+,", ",", s)
+    s = re.sub(r"!\s+", "!", s)
+    s = re.sub(r"(^|[(,?:]\s*)-\s+", r"\1-", s)
+    return s
+
+
+def err_value(u):
+    """The 2.6.25 error value for an old uptodate expression u, or None."""
+    toks = strip_parens(tokens(u))
+    s = "".join(toks)
+    if re.match(r"^\d+[uUlL]*$", s) or re.match(r"^0[xX][0-9a-fA-F]+[uUlL]*$", s):
+        return "-EIO" if int(re.sub(r"[uUlL]+$", "", s), 0) == 0 else "0"
+    if re.match(r"^-\(?E[A-Z0-9]+\)?$", s) or re.match(r"^-\d+$", s):
+        return paren(toks)
+    if s in ("true", "false"):
+        return "0" if s == "true" else "-EIO"
+    tern = split_ternary(toks)
+    if tern:
+        c, a, b = tern
+        ea, eb = "".join(strip_parens(a)), "".join(strip_parens(b))
+        if (ea, eb) == ("1", "0") and not has_side_effects("".join(c)):
+            return "%s ? 0 : -EIO" % paren(c)
+        if (ea, eb) == ("0", "1") and not has_side_effects("".join(c)):
+            return "%s ? -EIO : 0" % paren(c)
+    if bool_valued(toks):
+        return "%s ? 0 : -EIO" % paren(toks)
+    if has_side_effects(s):
+        return None
+    x = paren(toks)
+    return "(%s) > 0 ? 0 : ((%s) ? (%s) : -EIO)" % (x, x, x)
+
+
+def sectors_to_bytes(n, r):
+    t = norm(n)
+    r = norm(r)
+    if t in (r + "->hard_nr_sectors", r + "->nr_sectors"):
+        return "blk_rq_bytes(%s)" % r
+    if t in (r + "->current_nr_sectors", r + "->hard_cur_sectors"):
+        return "blk_rq_cur_bytes(%s)" % r
+    toks = tokens(n)
+    if is_simple(toks):
+        return "%s << 9" % paren(strip_parens(toks))
+    return "(%s) << 9" % paren(strip_parens(toks))
+
+
+# --- lock context ----------------------------------------------------------
+def entry_held(f, func, depth=0):
+    if func in RQFN.get(f, set()):
+        return True
+    if depth > MAX_CALL_DEPTH or (f, func) in NONCALL:
+        return False
+    sites = CALLS.get((f, func), [])
+    if not sites:
+        return False
+    return all(held(k, depth + 1) for k in sites)
+
+
+def held(k, depth=0):
+    if k in AU:
+        return False
+    if k not in EU:
+        return True
+    return entry_held(k[0], FUNC_OF.get(k), depth)
+
+
+def unlocked(k):
+    if k in AL:
+        return False
+    if k in EU and entry_held(k[0], FUNC_OF.get(k)):
+        return False
+    return True
+
+
+# --- statements between the data part and the final step ---------------------
+def before(a, b):
+    return (a[1], a[2]) < (b[1], b[2])
+
+
+def window(lo, hi, f, func, lo_incl=False):
+    """Maximal statements starting after lo and ending before hi."""
+    c = []
+    for s in STMTS.get((f, func), []):
+        st, en = s["start"], s["end"]
+        if (before(lo, st) or (lo_incl and st == lo)) and before(en, hi):
+            c.append(s)
+    out = []
+    for s in c:
+        inner = any(o is not s and not before(s["start"], o["start"]) and
+                    not before(o["end"], s["end"]) and
+                    (o["start"], o["end"]) != (s["start"], s["end"]) for o in c)
+        if not inner:
+            out.append(s)
+    out.sort(key=lambda s: (s["start"][1], s["start"][2]))
+    return out
+
+
+def is_housekeeping(text, r):
+    t = norm(text)
+    r = norm(r)
+    return t in ("add_disk_randomness(%s->rq_disk);" % r,
+                 "blkdev_dequeue_request(%s);" % r) or \
+        re.match(r"^blk_queue_end_tag\([^;]*,%s\);$" % re.escape(r), t) is not None
+
+
+def mentions(text, name):
+    return re.search(r"(?<![\w.>])%s\b" % re.escape(name), str(text)) is not None
+
+
+def free_locals(text, f, func, allowed):
+    toks = tokens(text)
+    loc = LOCALS.get((f, func), set())
+    used = set()
+    for i, t in enumerate(toks):
+        if not re.match(r"^[A-Za-z_]\w*$", t) or t in C_KEYWORDS:
+            continue
+        if i > 0 and toks[i - 1] in ("->", "."):
+            continue
+        if t in loc and t != allowed:
+            used.add(t)
+    return sorted(used)
+
+
+def control_flow(text):
+    return any(t in ("return", "goto", "break", "continue") for t in tokens(text))
+
+
+def decide_pair(k1):
+    if k1 in DECISION:
+        return DECISION[k1]
+    d = decide_pair_uncached(k1)
+    DECISION[k1] = d
+    return d
+
+
+def decide_pair_uncached(k1):
+    pr = PAIRS[k1]
+    f, func, R, U = k1[0], pr["func"], pr["R"], pr["U"]
+    if not is_rq_expr(R):
+        return ("report", "the request expression '%s' is not a plain variable or field: it would be evaluated more than once" % one_line(R))
+    if norm(U) != norm(pr["U2"]):
+        return ("report", "end_that_request_first and end_that_request_last pass different uptodate values (%s, %s)" % (U, pr["U2"]))
+    if err_value(U) is None:
+        return ("report", "the uptodate value '%s' has side effects and cannot be turned into an error value exactly" % one_line(U))
+    k2 = pr["k2"]
+    ar = AROUND.get(k2)
+    hi = (f, k2[1], k2[2])
+    lo = pr["wstart"]
+    # Not provably held, but no lock operation between the data part and
+    # end_that_request_last, which needed the queue lock: the lock state is
+    # the same at both, and __blk_end_request keeps that contract (if the
+    # old code ran without the lock, so does the new: the driver's bug).
+    contract = not held(k1) and ar is None and not any(
+        re.search(r"\bspin_(un)?lock", s["text"]) for s in window(lo, hi, f, func))
+    if contract:
+        pr["contract"] = True
+    if held(k1) or contract:
+        if ar is not None:
+            return ("report", "the queue lock is taken around end_that_request_last although it is already held at the data completion")
+        for s in window(lo, hi, f, func):
+            if is_housekeeping(s["text"], R):
+                continue
+            cd = cond_dequeue_in(s, R, f, func)
+            if cd is not None:
+                # ide-io: if (dequeue) { if (!list_empty(&rq->queuelist))
+                # blkdev_dequeue_request(rq); ... }: the final step dequeues
+                # a request that is still queued; the rest stays after it
+                pr.setdefault("drop", set()).add(cd["key"])
+                s = dict(s, text=norm(s["text"]).replace(norm(cd["text"]), "", 1))
+            alias = next((a for a in aliases_of(f, func, root(R))
+                          if mentions(s["text"], a)), None)
+            if alias:
+                return ("report", "'%s' between the data completion and end_that_request_last uses '%s', which was taken from the request; __blk_end_request may free it: move that work by hand" % (one_line(s["text"]), alias))
+            if s["decl"] or re.search(r"(add_disk_randomness|blkdev_dequeue_request|blk_queue_end_tag)", s["text"]):
+                return ("report", "'%s' between the data completion and end_that_request_last uses the request, which __blk_end_request may free: hoist that read before the call by hand" % one_line(s["text"]))
+            if mentions(s["text"], root(R)):
+                chains = hoistable_reads(s["text"], R) \
+                    if pr["shape"] in ("exit", "block") else None
+                if not chains:
+                    return ("report", "'%s' between the data completion and end_that_request_last uses the request, which __blk_end_request may free: hoist that read before the call by hand" % one_line(s["text"]))
+                for c in chains:
+                    if c in pr.setdefault("hoist", {}):
+                        return ("report", "'%s' is read more than once after the data completion: hoist it by hand" % c)
+                    pr["hoist"][c] = None
+        if pr.get("hoist"):
+            name_hoists(f, func, pr)
+        return ("held", None)
+    if ar is not None and unlocked(k1):
+        inside = window(ar["lock_end"], hi, f, func)
+        for s in inside:
+            if not is_housekeeping(s["text"], R):
+                return ("report", "'%s' runs under the queue lock next to end_that_request_last; blk_end_request cannot keep it there" % one_line(s["text"]))
+        outside = [s for s in window(lo, ar["lock"], f, func)
+                   if not is_housekeeping(s["text"], R)]
+        # ubd: struct ubd *dev = req->rq_disk->private_data; unsigned long
+        # flags; used only by the lock pair that goes: they go too.
+        keep = []
+        for s in outside:
+            name = lock_only_decl(s, f, func, ar)
+            if name:
+                pr.setdefault("dropdecl", set()).add(name)
+            else:
+                keep.append(s)
+        outside = keep
+        if not outside:
+            return ("around", None)
+        if not re.match(r"^[A-Za-z_]\w*$", norm(R)):
+            return ("report", "work between the data completion and the final step needs a blk_end_request_callback callback, but the request '%s' is not a plain variable" % R)
+        for s in outside:
+            if s["decl"]:
+                return ("report", "a declaration between the data completion and the final step cannot move into a callback")
+            if control_flow(s["text"]):
+                return ("report", "'%s' between the data completion and the final step changes control flow; it cannot move into a callback" % one_line(s["text"]))
+            loc = free_locals(s["text"], f, func, norm(R))
+            if loc:
+                return ("report", "'%s' between the data completion and the final step uses local state (%s): it cannot move into a blk_end_request_callback callback" % (one_line(s["text"]), ", ".join(loc)))
+        if len(outside) > MAX_CB_STMTS:
+            return ("report", "more than %d statements between the data completion and the final step" % MAX_CB_STMTS)
+        pr["cb"] = [s["text"] for s in outside]
+        pr["cbkeys"] = [s["key"] for s in outside]
+        return ("callback", None)
+    if ar is not None:
+        return ("report", "the queue lock is taken around end_that_request_last, but the lock state at the data completion is not provably released")
+    lks = [one_line(s["text"]) for s in window(lo, hi, f, func)
+           if re.search(r"\bspin_(un)?lock", s["text"])]
+    if lks:
+        return ("report", "'%s' between the data completion and end_that_request_last takes or releases a lock not known to be the queue lock (the facts pass over the whole tree names the locks given to blk_init_queue): decide whether it is the queue lock" % lks[0])
+    return ("report", "lock context unknown: the queue lock is neither provably held here (request_fn given to blk_init_queue, spin_lock on the queue lock, or a helper only called so) nor taken only around end_that_request_last")
+
+
+def lock_only_decl(s, f, func, ar):
+    """The name a declaration statement s declares when only the lock pair
+    at ar uses it (and its initializer has no side effects), else None."""
+    if not s["decl"]:
+        return None
+    m = re.match(r"^[^=;,]*?\b([A-Za-z_]\w*)\s*(=\s*([^;,]*))?;$",
+                 " ".join(tokens(s["text"])))
+    if not m or (m.group(3) and has_side_effects(m.group(3))):
+        return None
+    name = m.group(1)
+    stmts = STMTS.get((f, func), [])
+    for o in stmts:
+        if o is s or o["start"] in (ar["lock"], ar["unlock"]):
+            continue
+        leaf = not any(i is not o and not before(i["start"], o["start"]) and
+                       not before(o["end"], i["end"]) and
+                       (i["start"], i["end"]) != (o["start"], o["end"])
+                       for i in stmts)
+        if leaf and mentions(o["text"], name):
+            return None
+    return name
+
+
+def cond_dequeue_in(s, R, f, func):
+    """A conditional dequeue 'if (C) blkdev_dequeue_request(R);' (C without
+    side effects: ide-io's !list_empty(&rq->queuelist), ll_rw_blk's
+    dequeue flag) inside s or s itself, or None.  The final step dequeues a
+    request that is still queued, and a request not dequeued here must be
+    off the queue already (end_that_request_last required it)."""
+    tail = "blkdev_dequeue_request(%s);" % norm(R)
+    if tail not in norm(s["text"]):
+        return None
+    for o in STMTS.get((f, func), []):
+        t = norm(o["text"])
+        m = re.match(r"^if\((.*)\)%s$" % re.escape(tail), t)
+        if m and (not has_side_effects(m.group(1)) or m.group(1) ==
+                  "!list_empty(&%s->queuelist)" % norm(R)) and \
+                not before(o["start"], s["start"]) and not before(s["end"], o["end"]):
+            return o
+    return None
+
+
+def aliases_of(f, func, r):
+    """Locals assigned or initialised from an expression that uses r."""
+    out = set()
+    for s in STMTS.get((f, func), []):
+        t = paren(tokens(s["text"]))
+        for m in re.finditer(r"\b([A-Za-z_]\w*)\s*=(?!=)\s*([^;,]*)", t):
+            rhs = norm(m.group(2))
+            # a plain access path from the request (maybe cast, maybe &):
+            # the result of a call (a status, a count) is not an alias
+            rhs = re.sub(r"^\((struct)?[A-Za-z_][\w*]*\)", "", rhs)
+            if m.group(1) != r and re.match(
+                    r"^&?%s((->|\.)[A-Za-z_]\w*)*$" % re.escape(r), rhs):
+                out.add(m.group(1))
+    return sorted(out)
+
+
+def hoistable_reads(text, r):
+    """The read-only access paths through the request r in a statement, or
+    None when r is used otherwise (passed whole, written, address taken,
+    a function pointer called through it)."""
+    r = norm(r)
+    if not re.match(r"^[A-Za-z_]\w*$", r):
+        return None
+    t = norm(text)
+    chains = []
+    pat = re.compile(r"(?<![\w.>])%s((?:->|\.)[A-Za-z_]\w*)+" % re.escape(r))
+    uses = len(re.findall(r"(?<![\w.>])%s\b" % re.escape(r), t))
+    for m in pat.finditer(t):
+        after, before = t[m.end():m.end() + 2], t[max(0, m.start() - 2):m.start()]
+        if after[:1] in ("(", "[") or (after[:1] == "=" and after != "==") or \
+                after in ("++", "--") or after[:1] in ("+", "-", "*", "/", "|", "&", "^") and after[1:2] == "=" or \
+                before.endswith("&") or before in ("++", "--"):
+            return None
+        chains.append(m.group(0))
+    if len(chains) != uses or not chains:
+        return None
+    return chains
+
+
+def name_hoists(f, func, pr):
+    """A local name for each hoisted read: its last field, made unique."""
+    words = set(LOCALS.get((f, func), set()))
+    for s in STMTS.get((f, func), []):
+        toks = tokens(s["text"])
+        words |= set(t for i, t in enumerate(toks)
+                     if re.match(r"^[A-Za-z_]\w*$", t) and
+                     not (i and toks[i - 1] in ("->", ".")))
+    for c in list(pr["hoist"]):
+        base = re.split(r"->|\.", c)[-1]
+        name, n = base, 1
+        while name in words or name in C_KEYWORDS:
+            n += 1
+            name = "%s_%d" % (base, n)
+        words.add(name)
+        pr["hoist"][c] = name
+
+
+def hoist_pair(p):
+    k = key(p)
+    return not failed() and k in PAIRS and converted_pair(k) and \
+        bool(PAIRS[k].get("hoist"))
+
+
+def hoist_name(p1, e):
+    return PAIRS[key(p1)]["hoist"].get(norm(e))
+
+
+def in_hoist_window(p1, pe):
+    pr = PAIRS[key(p1)]
+    return before(pr["wstart"], key(pe)) and before(key(pe), pr["k2"])
+
+
+def one_line(t):
+    t = paren(tokens(t))
+    t = re.sub(r"\(\s*([A-Za-z_]\w*(\s+[*])?)\s*\)\s*", r"(\1)", t)
+    t = re.sub(r"\s+;", ";", t)
+    t = re.sub(r"(\w)\s+\(", r"\1(", t)
+    return t if len(t) < 60 else t[:57] + "..."
+
+
+def pair_action(k1):
+    if k1 not in PAIRS:
+        return None
+    return decide_pair(k1)[0]
+
+
+def converted_pair(k1):
+    if failed():
+        return False
+    return pair_action(k1) in ("held", "around", "callback")
+
+
+def decide_partial(k0):
+    """X = first/chunk(rq, u, n) completing part of the data, followed on
+    every path by a converted 'while (X) X = ...' loop whose pair ends the
+    request (mmc's good blocks before its error loop).  The new call returns
+    1 while bytes remain, so the loop still ends the request, with its own
+    error: two calls, with the bytes left between them."""
+    k1 = PARTIAL.get(k0)
+    lg = LEGACY[k0]
+    if k1 is None or k1 not in PAIRS:
+        return ("report", None)
+    if not converted_pair(k1) or pair_action(k1) != "held":
+        return ("report", "the loop at line %d that ends this request is not converted: convert both by hand" % k1[1])
+    if norm(lg["R"]) != norm(PAIRS[k1]["R"]) or not is_rq_expr(lg["R"]):
+        return ("report", "the loop at line %d ends another request expression" % k1[1])
+    if not held(k0):
+        return ("report", "the queue lock is not provably held here (the loop at line %d runs under it): decide __blk_end_request or blk_end_request" % k1[1])
+    if err_value(lg["U"]) is None:
+        return ("report", "the uptodate value '%s' has side effects and cannot be turned into an error value exactly" % one_line(lg["U"]))
+    return ("convert", None)
+
+
+def decide_leftover(k1):
+    """scsi_end_request: if (chunk(rq, u, n)) { leftover; if (C) chunk(rq,
+    0, leftover); else { [requeue;] return; } } randomness; lock; [tag];
+    last(rq, u); unlock.  Becomes if (blk_end_request(rq, E(u), n)) { ...
+    if (C) blk_end_request(rq, E(u2), leftover); else ... }: the final
+    step now runs inside the call that completes the last bytes, so its
+    error must be the one the old final step got."""
+    lo = LEFTOVER[k1]
+    lg = LEGACY[k1]
+    U, U2, C = lg["U"], lo["U2"], lo["C"]
+    if any(o[0] == k1[0] and LEGACY[o]["func"] == lg["func"] and
+           o not in (k1, lo["k2"], lo["k3"]) for o in LEGACY):
+        return ("report", "other legacy calls in this function: convert it by hand")
+    if not is_rq_expr(lg["R"]):
+        return ("report", "the request expression '%s' is not a plain variable or field" % one_line(lg["R"]))
+    if not lo["S3"]:
+        return ("report", "when '%s' is false the leftover bytes stay and the old code still ran end_that_request_last, ending the request with bios pending; 2.6.25 cannot end a request that still has bytes: decide whether to complete the leftover (with which error) or to keep the request" % one_line(lo["C"]))
+    if not is_exit(lo["S3"]):
+        return ("report", "the branch that keeps the leftover ('%s') does not leave the function: the old code then ended the request with bytes pending, which 2.6.25 cannot do; decide how the request ends" % one_line(lo["S3"]))
+    if err_value(U) is None or err_value(U2) is None:
+        return ("report", "an uptodate value has side effects")
+    conj = [norm(c) for c in " ".join(strip_parens(tokens(C))).split("&&")]
+    same = norm(U2) == norm(U) or \
+        (err_value(U2) == "-EIO" and "!" + norm(U) in conj)
+    if not same:
+        return ("report", "the leftover is completed with uptodate %s but the final step gets %s, which can differ under '%s': 2.6.25 runs the final step inside the call that completes the leftover; decide which error the request ends with" % (one_line(U2), one_line(U), one_line(C)))
+    if not is_qlock(lo["L"], k1[0]):
+        return ("report", "the lock taken around end_that_request_last (%s) is not provably the queue lock" % one_line(lo["L"]))
+    if not unlocked(k1):
+        return ("report", "the queue lock may be held at the data completion: blk_end_request would take it again")
+    return ("convert", None)
+
+
+def leftover_func(p):
+    """Is p in a function whose leftover shape converts?"""
+    if failed():
+        return False
+    func = p[0].current_element
+    return any(k[0] == CURFILE[0] and LEGACY[k]["func"] == func and
+               decide_leftover(k)[0] == "convert" for k in LEFTOVER)
+
+
+def partial_call(k0):
+    lg = LEGACY[k0]
+    r = norm(lg["R"])
+    b = sectors_to_bytes(lg["N"], r) if lg["name"] == "end_that_request_first" else lg["N"]
+    return "__blk_end_request(%s, %s, %s)" % (r, E_of(k0, lg["U"]), b)
+
+
+def converted_shape(k1):
+    if k1 in PARTIAL and k1 not in PAIRS:
+        return "partial" if not failed() and decide_partial(k1)[0] == "convert" else None
+    if not converted_pair(k1):
+        return None
+    return PAIRS[k1]["shape"]
+
+
+def pair_newfn(k1):
+    a = pair_action(k1)
+    return {"held": "__blk_end_request", "around": "blk_end_request",
+            "callback": "blk_end_request_callback"}[a]
+
+
+def decide_wrapper(k):
+    lg = LEGACY[k]
+    if lg.get("macro"):
+        return ("report", "inside a macro definition: convert the macro by hand")
+    if not is_rq_expr(lg["R"]):
+        return ("report", "the request expression '%s' is not a plain variable or field: it would be evaluated more than once" % one_line(lg["R"]))
+    if err_value(lg["U"]) is None:
+        return ("report", "the uptodate value '%s' has side effects and cannot be turned into an error value exactly" % one_line(lg["U"]))
+    return ("convert", None)
+
+
+def decide_last_only(k):
+    if any(k == lo["k3"] for lo in LEFTOVER.values()):
+        return ("report", "part of a leftover shape")
+    return decide_last_only1(k)
+
+
+def decide_last_only1(k):
+    """end_that_request_last with no data completion in its function.  The
+    new call is __blk_end_request(rq, E(u), blk_rq_bytes(rq)): never 0
+    bytes, which would leave a request that still carries bios pending."""
+    lg = LEGACY[k]
+    f, func = k[0], lg["func"]
+    data = [o for o, l in LEGACY.items() if o[0] == f and l["func"] == func
+            and l["name"] in ("end_that_request_first", "end_that_request_chunk")]
+    if data:
+        o = sorted(data, key=lambda q: (q[1], q[2]))[0]
+        return ("report", "%s at line %d of this function also completes this request's data, in a shape this patch does not pair with this call: decide which new call ends the request" % (LEGACY[o]["name"], o[1]))
+    if not is_rq_expr(lg["R"]):
+        return ("report", "the request expression '%s' is not a plain variable or field: it would be evaluated more than once" % one_line(lg["R"]))
+    if err_value(lg["U"]) is None:
+        return ("report", "the uptodate value '%s' has side effects and cannot be turned into an error value exactly" % one_line(lg["U"]))
+    # a call of bio_endio, not its declaration
+    calls = [i + 1 for i, l in enumerate(file_text(f).split("\n"))
+             if re.search(r"\bbio_endio\s*\(", l) and
+             not re.match(r"\s*(extern\s+)?void\s+bio_endio\b", l)]
+    if calls:
+        return ("report", "this driver ends bios itself (bio_endio at line %d of this file) without advancing the request: blk_rq_bytes(rq) would complete them a second time and 0 bytes would leave the request pending; decide whether to drop the driver's own bio completion and pass blk_rq_bytes(rq)" % calls[0])
+    return ("convert", None)
+
+
+def site_ok(k):
+    """Does patch mode convert (or fold away) the legacy call at k?"""
+    if failed():
+        return False
+    lg = LEGACY.get(k)
+    if lg is None or lg.get("macro"):
+        return False
+    n = lg["name"]
+    if n in WRAPPERS:
+        return decide_wrapper(k)[0] == "convert"
+    for k1, lo in LEFTOVER.items():
+        if k in (k1, lo["k2"], lo["k3"]):
+            return decide_leftover(k1)[0] == "convert"
+    if n in ("end_that_request_first", "end_that_request_chunk"):
+        if k in PARTIAL and k not in PAIRS:
+            return decide_partial(k)[0] == "convert"
+        return k in PAIRS and converted_pair(k)
+    if k in P2:
+        return converted_pair(P2[k])
+    return decide_last_only(k)[0] == "convert"
+
+
+# --- uptodate variables (item 10) ---------------------------------------------
+def var_converted(f, func, name):
+    v = VARS.get((f, func, name))
+    if v is None:
+        return False
+    if "ok" in v:
+        return v["ok"]
+    ok = True
+    if not v["feeds"]:
+        ok = False
+    for k in v["feeds"]:
+        if not site_ok(k):
+            ok = False
+    allowed = set(v["feeds_args"]) | set(v["assign_lhs"])
+    for u in v["uses"]:
+        if u not in allowed:
+            ok = False
+    for e in v["values"]:
+        if assign_value(e) is None:
+            ok = False
+    v["ok"] = ok
+    return ok
+
+
+def assign_value(e):
+    """New value for an assignment to an uptodate variable, or None."""
+    toks = strip_parens(tokens(e))
+    s = "".join(toks)
+    if s in ("0", "1", "true", "false") or re.match(r"^-E[A-Z0-9]+$", s) or \
+            split_ternary(toks) is not None and err_value(e) is not None and \
+            not err_value(e).startswith("(") or bool_valued(toks):
+        return err_value(e)
+    return None
+
+
+def E_of(k, u):
+    func = FUNC_OF.get(k) or LEGACY.get(k, {}).get("func")
+    n = norm(u)
+    if re.match(r"^[A-Za-z_]\w*$", n) and var_converted(k[0], func, n):
+        return n
+    return err_value(u)
+
+
+# --- recording (called by the collection rules) -------------------------------
+PARAMS = set()
+INTEREST_CACHE = {}
+PLAN = {}
+
+
+def interesting(fn):
+    """Legacy calls and calls of functions that (transitively) make them."""
+    if re.match(LEGACY_RE, fn):
+        return True
+    if "set" not in INTEREST_CACHE:
+        funcs = set()
+        frontier = set(n for (f, n) in CALLS if re.match(LEGACY_RE, n))
+        for _ in range(MAX_CALL_DEPTH + 1):
+            nxt = set()
+            for (f, n), ks in CALLS.items():
+                if n in frontier:
+                    for k in ks:
+                        c = FUNC_OF.get(k)
+                        if c and c not in funcs:
+                            nxt.add(c)
+            funcs |= nxt
+            frontier = nxt
+        INTEREST_CACHE["set"] = funcs
+    return fn in INTEREST_CACHE["set"]
+
+
+def CALL_KEYS():
+    if "calls" not in INTEREST_CACHE:
+        INTEREST_CACHE["calls"] = set(k for ks in CALLS.values() for k in ks)
+    return INTEREST_CACHE["calls"]
+
+
+def record_legacy(p, name, R, U, N, pu):
+    k = key(p)
+    func = p[0].current_element
+    # Outside any function (a macro body, an initializer) spatch reports
+    # "something_else": such sites are left for the maintainer.
+    macro = func in ("something_else", "", None)
+    LEGACY[k] = {"name": name, "R": str(R), "U": str(U),
+                 "N": None if N is None else str(N), "func": func,
+                 "ukey": key(pu), "macro": macro}
+    FUNC_OF.setdefault(k, func)
+    u = norm(U)
+    if re.match(r"^[A-Za-z_]\w*$", u) and (p[0].file, func, u) not in PARAMS \
+            and u in LOCALS.get((p[0].file, func), set()):
+        v = VARS.setdefault((p[0].file, func, u), {
+            "feeds": [], "feeds_args": [], "assign_lhs": [], "values": [],
+            "uses": [], "sites": []})
+        v["feeds"].append(k)
+        v["feeds_args"].append(key(pu))
+
+
+FUNCS_SEEN = set()
+
+
+def record_pair(p1, p2, U2, shape, wstart):
+    k1, k2 = key(p1), key(p2)
+    if k1 in PAIRS or k2 in P2 or k1 not in LEGACY:
+        return
+    lg = LEGACY[k1]
+    PAIRS[k1] = {"k2": k2, "shape": shape, "wstart": wstart, "R": lg["R"],
+                 "U": lg["U"], "U2": str(U2), "N": lg["N"], "name": lg["name"],
+                 "func": lg["func"]}
+    P2[k2] = k1
+    DECISION.clear()
+    PLAN.clear()
+
+
+def is_exit(s):
+    t = norm(s)
+    while t.startswith("{") and t.endswith("}"):
+        t = t[1:-1]
+    m = re.search(r"(return[^;]*;|BUG\(\);|goto\w+;|break;|continue;)$", t)
+    if not m:
+        return False
+    prev = t[:m.start()]
+    return prev == "" or prev.endswith(";") or prev.endswith("}") or prev.endswith("{")
+
+
+def whole_request(name, n, r):
+    t, r = norm(n), norm(r)
+    if name == "end_that_request_first":
+        return t in (r + "->hard_nr_sectors", r + "->nr_sectors")
+    return t in (r + "->hard_nr_sectors<<9", r + "->nr_sectors<<9",
+                 "(" + r + "->hard_nr_sectors<<9)", "blk_rq_bytes(%s)" % r)
+
+
+def lock_pair_matches(lk, ulk):
+    a = lk[len("spin_lock"):]
+    b = ulk[len("spin_unlock"):]
+    return {"": "", "_irq": "_irq", "_irqsave": "_irqrestore", "_bh": "_bh"}.get(a) == b
+
+
+def in_pair_func(ps):
+    f, func = CURFILE[0], ps[0].current_element
+    return any(k[0] == f and pr["func"] == func for k, pr in PAIRS.items())
+
+
+def record_stmt(ps, text, decl):
+    f, func = ps[0].file, ps[0].current_element
+    FUNC_OF.setdefault(key(ps), func)
+    STMTS.setdefault((f, func), []).append({
+        "start": key(ps), "end": endkey(ps), "text": str(text),
+        "key": key(ps), "decl": decl})
+    DECISION.clear()
+    PLAN.clear()
+
+
+def VAR_NAMES():
+    return set(k[2] for k in VARS)
+
+
+def var_event(p, x, kind, e):
+    f, func = p[0].file, p[0].current_element
+    v = VARS.get((f, func, x))
+    if v is None:
+        return
+    if kind == "use":
+        v["uses"].append(key(p))
+    elif kind == "assign":
+        v.setdefault("asg", []).append(key(p))
+        v["assign_lhs"].append(key(p))
+        v["values"].append(str(e))
+        v["sites"].append(key(p))
+    elif kind == "init":
+        v.setdefault("init", []).append(key(p))
+        v["values"].append(str(e))
+        v["sites"].append(key(p))
+    v.pop("ok", None)
+
+
+def var_site_converts(p, name):
+    if failed():
+        return False
+    k = orig_key(p, name)
+    for (vf, vfunc, x), v in VARS.items():
+        if k in v["sites"]:
+            return var_converted(vf, vfunc, x)
+    return False
+
+
+# --- the plan of one file: what patch mode removes ----------------------------
+def plan(f):
+    if f in PLAN:
+        return PLAN[f]
+    pl = {"hk": set(), "locks": set(), "lasts": set(), "moved": set(),
+          "flags": set()}
+    for k1, pr in list(PAIRS.items()):
+        if k1[0] != f or not converted_pair(k1):
+            continue
+        a = pair_action(k1)
+        k2 = pr["k2"]
+        pl["lasts"].add(k2)
+        for s in window(pr["wstart"], k2, f, pr["func"]):
+            if is_housekeeping(s["text"], pr["R"]):
+                pl["hk"].add(s["key"])
+        if a in ("around", "callback"):
+            ar = AROUND[k2]
+            for st in STMTS.get((f, pr["func"]), []):
+                m = re.match(r"^spin_lock_irqsave\(.*,([A-Za-z_]\w*)\);$", norm(st["text"]))
+                if st["start"] == ar["lock"] and m:
+                    pl["flags"].add((pr["func"], m.group(1)))
+            for name in pr.get("dropdecl", ()):
+                pl["flags"].add((pr["func"], name))
+            pl["locks"].add(ar["lock"])
+            pl["locks"].add(ar["unlock"])
+            for s in window(ar["lock_end"], k2, f, pr["func"]):
+                pl["hk"].add(s["key"])
+        if a == "callback":
+            pl["moved"] |= set(pr["cbkeys"])
+        pl["moved"] |= set(pr.get("drop", ()))
+    PLAN[f] = pl
+    return pl
+
+
+def in_plan(p, what, name):
+    if failed():
+        return False
+    return orig_key(p, name) in plan(CURFILE[0])[what]
+
+
+def new_call(k1):
+    if k1 not in PAIRS:
+        return partial_call(k1)
+    pr = PAIRS[k1]
+    fn = pair_newfn(k1)
+    r = norm(pr["R"])
+    if pr["name"] == "end_that_request_first":
+        b = sectors_to_bytes(pr["N"], r)
+    else:
+        b = pr["N"]
+    args = [r, E_of(k1, pr["U"]), b]
+    if fn == "blk_end_request_callback":
+        args.append(cb_name_k(k1))
+    return "%s(%s)" % (fn, ", ".join(args))
+
+
+def cb_name_k(k1):
+    return "%s_end_cb" % PAIRS[k1]["func"]
+
+
+def cb_count(k):
+    if failed():
+        return 0
+    if k in PAIRS and pair_action(k) == "callback":
+        return len(PAIRS[k]["cb"])
+    return 0
+
+
+def cb_name(p):
+    return cb_name_k(key(p))
+
+
+def cb_param(p):
+    return norm(PAIRS[key(p)]["R"])
+
+
+def cb_stmts(p):
+    return PAIRS[key(p)]["cb"]
+
+
+def is_var_name(n):
+    return n in VAR_NAMES()
+
+
+# --- stable keys across the re-parses of patch mode ----------------------------
+# After each rule that changes the file, spatch re-parses it (a new temporary
+# name, new line numbers).  Rules that transform therefore find their targets
+# by (function, callee or statement kind, ordinal within the function): a
+# match-only "snapshot" rule right before each transforming rule records the
+# current positions, and the plan (made on the original file) is kept in the
+# same terms.
+CURFILE = [None]
+SNAP = {}
+CALLEE = {}
+
+
+GROUPED = set()
+
+
+def reset_for(f):
+    """A new file.  spatch applies each rule to all the files named on one
+    command line together (a group); the per-file state here cannot follow
+    that, so such a group is left untouched and reported."""
+    if CURFILE[0] == f or f in GROUPED:
+        return
+    if CURFILE[0] is not None and not CALLS:
+        GROUPED.add(CURFILE[0])
+        GROUPED.add(f)
+        return
+    CURFILE[0] = f
+    for d in (RQFN, QLOCK, CALLS, FUNC_OF, LEGACY, PAIRS, P2, AROUND, STMTS, ASYNC, LOCKID, PARTIAL, LEFTOVER,
+              LOCALS, VARS, DECISION, SNAP, CALLEE, PLAN, INTEREST_CACHE, FAILED):
+        d.clear()
+    for s in (EU, AU, AL, NONCALL, PARAMS, FUNCS_SEEN, ERROR_USED, FINAL, NONFS):
+        s.clear()
+    seed_from_facts(f)
+
+
+def okey(k, name):
+    """Original key -> (function, name, ordinal)."""
+    func = FUNC_OF.get(k) or LEGACY.get(k, {}).get("func")
+    if name.startswith("#"):
+        ks = sorted((s["start"] for s in STMTS.get((k[0], func), [])
+                     if s["decl"] == (name == "#decl")),
+                    key=lambda x: (x[1], x[2]))
+    else:
+        ks = sorted((c for c in CALLS.get((k[0], name), []) if FUNC_OF.get(c) == func),
+                    key=lambda x: (x[1], x[2]))
+    return (func, name, ks.index(k)) if k in ks else None
+
+
+def snap(p, name):
+    f, func = p[0].file, p[0].current_element
+    SNAP.setdefault((f, func, name), set()).add((int(p[0].line), int(p[0].column)))
+
+
+def cur_okey(p, name):
+    f, func = p[0].file, p[0].current_element
+    ks = sorted(SNAP.get((f, func, name), set()))
+    here = (int(p[0].line), int(p[0].column))
+    return (func, name, ks.index(here)) if here in ks else None
+
+
+def orig_key(p, name):
+    """The original key of the call/statement at p of the current version."""
+    ok = cur_okey(p, name)
+    if ok is None:
+        return None
+    build_okeys()
+    return PLAN["okeys"].get(ok)
+
+
+def build_okeys():
+    if "okeys" not in PLAN:
+        m = {}
+        for k in list(LEGACY) + [s["start"] for v in STMTS.values() for s in v]:
+            for n in ([CALLEE.get(k)] if CALLEE.get(k) else []) + ["#stmt", "#decl"]:
+                o = okey(k, n)
+                if o is not None:
+                    m[o] = k
+        for k, n in CALLEE.items():
+            if not re.match(RELEVANT_RE, n):
+                continue
+            o = okey(k, n)
+            if o is not None:
+                m[o] = k
+        for (vf, vfunc, x), v in VARS.items():
+            for kind in ("asg", "init"):
+                for i, k in enumerate(sorted(set(v.get(kind, [])), key=lambda q: (q[1], q[2]))):
+                    m[(vfunc, "#%s:%s" % (kind, x), i)] = k
+        PLAN["okeys"] = m
+
+
+ERROR_USED = set()
+
+
+def renames(p, uv):
+    if failed():
+        return False
+    func = p[0].current_element
+    if func in ERROR_USED:
+        return False
+    return var_converted(CURFILE[0], func, uv)
+
+
+def flags_candidate(p, name):
+    """A flags variable whose spin_lock_irqsave/restore pair patch mode removed."""
+    return (p[0].current_element, name) in plan(CURFILE[0])["flags"]
+
+
+def flags_unused(p, name):
+    func = p[0].current_element
+    return not failed() and flags_candidate(p, name) and \
+        not SNAP.get((p[0].file, func, "#flaguse:" + name))
+
+# --- one consistent decision per file -----------------------------------------
+# All decisions are made once, before the first rewrite, so that an internal
+# error can never leave a file half converted: the file is then left alone
+# and every site is reported.
+FINAL = set()
+FAILED = {}
+
+
+def finalize(f):
+    if f in FINAL:
+        return
+    FINAL.add(f)
+    try:
+        for k in list(LEGACY):
+            if k[0] == f:
+                site_decision(k)
+        for (vf, vfunc, x) in list(VARS):
+            if vf == f:
+                var_converted(vf, vfunc, x)
+        plan(f)
+        build_okeys()
+    except Exception as e:  # keep the file untouched, report why
+        FAILED[f] = "%s: %s" % (type(e).__name__, e)
+
+
+def failed():
+    return CURFILE[0] in FAILED or bool(GROUPED)
+
+
+
+# --- tree-wide facts (blkmig_facts.cocci, -D facts=FILE) ----------------------
+# The facts pass runs over the whole tree first; here they seed the per-file
+# request_fns and queue locks, so a driver whose lock or request_fn is set up
+# in another file (IDE: ide_lock in ide-probe.c; mmc: the lock handed to
+# mmc_init_queue) is decided like one set up in the same file.
+import os
+
+
+def facts_path():
+    """-D facts=FILE (spatch 1.1.1 gives virtual values to no script rule,
+    so read our own command line), else $BLKMIG_FACTS; None without."""
+    try:
+        argv = [a.decode("utf-8", "replace") for a in
+                open("/proc/self/cmdline", "rb").read().split(b"\0")]
+    except OSError:
+        argv = []
+    for i, a in enumerate(argv):
+        v = argv[i + 1] if a == "-D" and i + 1 < len(argv) else \
+            (a[2:] if a.startswith("-D") else None)
+        if v and v.startswith("facts="):
+            return v[len("facts="):]
+    return os.environ.get("BLKMIG_FACTS") or None
+
+
+TREE = {"rqfn": [], "lockparam": {}, "lockarg": [], "static": set(),
+        "ops": set(), "qlockvar": [], "loaded": False, "error": None}
+
+
+def load_facts():
+    if TREE["loaded"]:
+        return
+    TREE["loaded"] = True
+    path = facts_path()
+    if not path:
+        return
+    try:
+        fh = open(path, errors="replace")
+    except OSError as e:
+        TREE["error"] = str(e)
+        return
+    with fh:
+        for line in fh:
+            f = line.rstrip("\n").split("\t")
+            if f[0] == "rqfn" and len(f) >= 5:
+                TREE["rqfn"].append((f[1], f[2], norm(f[3])))
+            elif f[0] == "lockparam" and len(f) >= 5:
+                TREE["lockparam"][(f[2], int(f[3]))] = f[1]
+            elif f[0] == "lockarg" and len(f) >= 5:
+                TREE["lockarg"].append((f[1], f[2], int(f[3]), norm(f[4])))
+            elif f[0] == "static" and len(f) >= 3:
+                TREE["static"].add((f[1], f[2]))
+            elif f[0] == "ops" and len(f) >= 3:
+                TREE["ops"].add((f[1], f[2]))
+            elif f[0] == "qlockvar" and len(f) >= 3:
+                TREE["qlockvar"].append((f[1], norm(f[2])))
+
+
+def same_file(fact, f):
+    """A fact names a file relative to the facts run's --dir."""
+    f = os.path.normpath(f)
+    return f == fact or f.endswith("/" + fact)
+
+
+def file_text(f):
+    try:
+        with open(f, errors="replace") as fh:
+            return fh.read()
+    except OSError:
+        return ""
+
+
+def defines_static_lock(f, x):
+    return re.search(r"\bstatic\s+(DEFINE_SPINLOCK\s*\(\s*%s\s*\)|spinlock_t\s+%s\b)"
+                     % (re.escape(x), re.escape(x)), file_text(f)) is not None
+
+
+def seed_from_facts(f):
+    """Request functions and queue locks of file f known from the tree."""
+    load_facts()
+    here = set()
+    for (ff, fn, lock) in TREE["rqfn"]:
+        if same_file(ff, f):
+            RQFN.setdefault(f, set()).add(fn)
+            here.add(lock)
+        elif not any(same_file(sf, f) for (sf, sfn) in TREE["static"]
+                     if sfn == fn) and re.search(r"\b%s\s*\(" % re.escape(fn),
+                                                 file_text(f)):
+            # a non-static request_fn defined here, registered elsewhere
+            RQFN.setdefault(f, set()).add(fn)
+        m = re.match(r"^&([A-Za-z_]\w*)$", lock)
+        if m and not same_file(ff, f) and not defines_static_lock(f, m.group(1)):
+            # a global lock (ide_lock) given to blk_init_queue in another file
+            here.add(lock)
+    for (af, callee, i, expr) in TREE["lockarg"]:
+        if same_file(af, f) and (callee, i) in TREE["lockparam"]:
+            here.add(expr)          # mmc_init_queue(&mq, card, &md->lock)
+    for (qf, x) in TREE["qlockvar"]:
+        if same_file(qf, f):
+            here.add(x)
+    here.discard("NULL")
+    if here:
+        QLOCK.setdefault(f, set()).update(here)
+    for (of, fn) in TREE["ops"]:
+        if same_file(of, f):
+            NONCALL.add((f, fn))
+
+# (Not decorator syntax: a line starting with "@" would end the SmPL block.)
+record_legacy = guard(record_legacy)
+record_pair = guard(record_pair)
+record_stmt = guard(record_stmt)
+var_event = guard(var_event)

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/// Part of blk_end_request.cocci: context, report and org modes: every
+/// legacy call, with what patch mode does to it or why it leaves it, and the
+/// old lock bugs at converted calls (blkmig/preexisting_lock_bug).  The
+/// messages are made here (site_decision) from the decisions of decide.cocci.
+//
+// Confidence: Moderate
+// Copyright: (C) 2026 the blkmig authors.  GPLv2.
+// URL: see cocci/README.md of blkmig
+// Comments: not a semantic patch on its own: cocci/assemble.py inlines it
+//  into cocci/blk_end_request.cocci.
+// Options: --no-includes --include-headers
+// Requires: 1.1.1
+
+// ---------------------------------------------------------------------------
+// 6. Context, report and org modes: every legacy call, with what patch mode
+//    does to it or why it leaves it.
+// ---------------------------------------------------------------------------
+@initialize:python@
+@@
+def lock_bug(k):
+    """A converted call that needs the queue lock, reachable without it from
+    the entry of a function the kernel runs without it (an interrupt
+    handler, a timer, a tasklet): the old call had the same bug."""
+    lg = LEGACY.get(k)
+    if lg is None or not site_ok(k):
+        return None
+    k1 = P2.get(k, k)
+    if k1 in PAIRS and pair_newfn(k1) != "__blk_end_request":
+        return None     # blk_end_request takes the lock itself
+    if any(k in (a, lo["k2"], lo["k3"]) for a, lo in LEFTOVER.items()):
+        return None
+    if k1 in AU and k1 not in AL:
+        return "on a path after the queue lock is released"
+    how = ASYNC.get((k[0], lg["func"]))
+    if how and k1 in EU and k1 not in AL:
+        return "in %s, %s" % (lg["func"], how)
+    return None
+
+
+def result_tested(k, name):
+    """Is the result of the legacy call at k tested where it is made
+    (if/while condition, possibly negated)?  Read from the original line."""
+    lines = file_text(k[0]).split("\n")
+    if not 0 < k[1] <= len(lines):
+        return False
+    head = lines[k[1] - 1][:k[2]]
+    return re.search(r"\b(if|while)\s*\(\s*!?\s*$", head) is not None
+
+
+def site_decision(k):
+    """(converted?, rule, message) for any legacy call key."""
+    if GROUPED:
+        return (False, "group", "several files named on one spatch command line are processed together; run one file at a time or use --dir (nothing converted)")
+    if k[0] in FAILED:
+        return (False, "internal", "blkmig internal error, nothing converted in this file (%s)" % FAILED[k[0]])
+    lg = LEGACY.get(k)
+    if lg is None:
+        return (False, "unknown", "not analysed")
+    n = lg["name"]
+    if lg.get("macro"):
+        return (False, "macro", "%s inside a macro definition: convert the macro by hand" % n)
+    for k1, lo in LEFTOVER.items():
+        if k in (k1, lo["k2"], lo["k3"]):
+            a, why = decide_leftover(k1)
+            if a == "convert":
+                return (True, "leftover", "%s -> blk_end_request (data part with leftover and requeue; the final step taken under the lock around end_that_request_last at line %d now runs inside the call)" % (n, lo["k3"][1]))
+            return (False, "leftover", "%s not converted: %s" % (n, why))
+    if n in WRAPPERS:
+        a, why = decide_wrapper(k)
+        if a == "convert":
+            r = one_line(lg["R"])
+            e = E_of(k, lg["U"])
+            if var_converted(k[0], lg["func"], norm(lg["U"])) and \
+                    lg["func"] not in ERROR_USED:
+                e = "error"
+            return (True, "wrapper", "%s -> __blk_end_request(%s, %s, %s)" % (
+                n, r, e,
+                "blk_rq_cur_bytes(%s)" % r if n == "end_request" else "blk_rq_bytes(%s)" % r))
+        return (False, "wrapper", "%s not converted: %s" % (n, why))
+    if n in ("end_that_request_first", "end_that_request_chunk"):
+        if k in PAIRS:
+            a, why = decide_pair(k)
+            if a == "report":
+                return (False, "pair", "%s/end_that_request_last pair not converted: %s" % (n, why))
+            hz = PAIRS[k].get("hoist") or {}
+            extra = " (hoisted before it: %s)" % ", ".join(
+                "%s = %s" % (v, c) for c, v in sorted(hz.items())) if hz else ""
+            if PAIRS[k].get("contract") and a == "held":
+                return (True, "pair-contract", "%s + end_that_request_last -> %s%s (the queue lock is not provably held here, but end_that_request_last needed it and no lock operation lies between: the same contract)" % (n, pair_newfn(k), extra))
+            return (True, "pair-" + a, "%s + end_that_request_last -> %s%s" % (n, pair_newfn(k), extra))
+        if k in PARTIAL:
+            a, why = decide_partial(k)
+            if a == "convert":
+                return (True, "partial", "%s -> %s (part of the data; the loop at line %d ends the request with its own error)" % (n, partial_call(k), PARTIAL[k][1]))
+            if why:
+                return (False, "partial", "%s not converted: %s" % (n, why))
+        lasts = sorted((o for o, l in LEGACY.items() if o[0] == k[0] and
+                        l["func"] == lg["func"] and l["name"] == "end_that_request_last"
+                        and norm(l["R"]) == norm(lg["R"])), key=lambda q: (q[1], q[2]))
+        if lasts:
+            if result_tested(k, n):
+                why = "the path on which this call reports the request done (returns 0) does not lead straight to that call (it leaves through a break, return or goto first, e.g. to a later state of a state machine)"
+                return (False, "data-only", "%s is not paired with end_that_request_last of the same request at line %d: %s; the new call would run the final step here when the bytes run out: decide whether the request may end here, and drop that end_that_request_last and its dequeue (nothing between may use the request)" % (n, lasts[0][1], why))
+            if whole_request(n, lg["N"] or "", lg["R"]) or k in NONFS:
+                why = "that call is not reached on every path after this one"
+            else:
+                why = "this call completes '%s', not provably the whole request, so the request may still have bytes when that call ends it" % one_line(lg["N"] or "")
+            return (False, "data-only", "%s is not paired with end_that_request_last of the same request at line %d: %s; the new call would run the final step here when the bytes run out: decide where the request ends" % (n, lasts[0][1], why))
+        if not any(o[0] == k[0] and l["func"] == lg["func"] and
+                   l["name"] == "end_that_request_last" for o, l in LEGACY.items()):
+            return (False, "data-only", "%s completes bytes only and nothing in this function ends the request (no end_that_request_last): every new call also runs the final step when the bytes run out; decide whether the request should end here or where it is ended now" % n)
+        return (False, "data-only", "%s without a matching end_that_request_last on every completion path of this function: the new call would also run the final step here; convert by hand" % n)
+    # end_that_request_last
+    if k in P2:
+        k1 = P2[k]
+        a, why = decide_pair(k1)
+        if a == "report":
+            return (False, "pair", "end_that_request_last not converted: %s" % why)
+        if PAIRS[k1].get("contract") and a == "held":
+            return (True, "pair-contract", "end_that_request_last folded into %s (same lock contract)" % pair_newfn(k1))
+        return (True, "pair-" + a, "end_that_request_last folded into %s" % pair_newfn(k1))
+    a, why = decide_last_only(k)
+    if a == "convert":
+        r = one_line(lg["R"])
+        return (True, "last-only", "end_that_request_last -> __blk_end_request(%s, %s, blk_rq_bytes(%s)) (the final step; bytes the driver did not complete are completed first, never left pending)" % (r, E_of(k, lg["U"]), r))
+    return (False, "last-only", "end_that_request_last not converted: %s" % why)
+
+@ctx depends on has_legacy && (context)@
+identifier ln =~ "^(end_that_request_(first|chunk|last)|end_request|end_queued_request|end_dequeued_request)$";
+@@
+* ln(...)
+
+@rp depends on has_legacy && (report || org)@
+identifier ln =~ "^(end_that_request_(first|chunk|last)|end_request|end_queued_request|end_dequeued_request)$";
+position p;
+@@
+ln@p(...)
+
+@script:python depends on report@
+p << rp.p;
+@@
+ok, rule, msg = site_decision(key(p))
+coccilib.report.print_report(p[0], "%s blkmig/%s: %s" % ("INFO" if ok else "WARNING", rule, msg))
+how = lock_bug(key(p))
+if how:
+    coccilib.report.print_report(p[0], "WARNING blkmig/preexisting_lock_bug: %s runs here without the queue lock %s; the old call needed the lock too: converted to __blk_end_request (same contract), take the queue lock around it" % (LEGACY[key(p)]["name"], how))
+
+@script:python depends on org@
+p << rp.p;
+@@
+ok, rule, msg = site_decision(key(p))
+coccilib.org.print_todo(p[0], "%s blkmig/%s: %s" % ("INFO" if ok else "WARNING", rule, msg))
