@@ -106,10 +106,12 @@ check reason/statements-true python3 "$HERE/truth.py" "$W/pair.json" "$CASES/rea
 
 # ---- 2. compiler-form text for scan and verify, one line per site ---------------------
 # every line that is not indented detail, blank or the summary is FILE:LINE:COL: LEVEL: MSG [code]
+# (a parse error is told as a note under its file's warning, like gcc's notes, without one)
 compiler_form() { # FILE EXPECTED_SITE_LINES
 	local bad
 	bad=$(grep -vE '^(    |$|summary: )' "$1" |
-		grep -vE '^[^ :]+:[0-9]+:[0-9]+: (note|warning|error): .* \[[a-z_]+\]$')
+		grep -vE '^[^ :]+:[0-9]+:[0-9]+: (note|warning|error): .* \[[a-z_]+\]$' |
+		grep -vE '^[^ :]+:[0-9]+:[0-9]+: note: parse error: ')
 	[ -z "$bad" ] || { echo "not in compiler form: $bad" | head -5; return 1; }
 	n=$(grep -cE '^[^ :]+:[0-9]+:[0-9]+: (note|warning|error): end_(that_request_(first|chunk|last)|request|queued_request|dequeued_request) in ' "$1")
 	[ "$n" = "$2" ] || { echo "$n site lines, $2 sites"; return 1; }
@@ -418,22 +420,30 @@ s = [x for x in d["sites"] if x["file"].endswith("drivers/block/ps2esdi.c")]
 bad = [x["id"] for x in s if x["verdict"] != "auto" or not x["after"] or not x["edits"]]
 print(len(s), bad); sys.exit(not s or bool(bad))' "$W/linux/report.json"
 	if [ -n "$CHROMIUM" ]; then
-		# a reviewer lists the shape sites under drivers/ide with two clicks
-		click_page "$W/linux/report.html" "by-reason:shape,by-directory:drivers/ide" "$W/click-ide"
+		# a reviewer lists the sites of one reason under one directory with two clicks:
+		# the pair (reason, drivers/X) with the most manual sites on this run
+		read -r two_reason two_dir < <(py '
+import collections, json, sys
+d = json.load(open(sys.argv[1]))
+c = collections.Counter((s["reason"]["code"], "/".join(s["file"].split("linux-2.6.24/", 1)[1].split("/")[:2]))
+                        for s in d["sites"] if s["verdict"] == "manual")
+print(*sorted(c.items(), key=lambda x: (-x[1], x[0]))[0][0])' "$W/linux/report.json")
+		click_page "$W/linux/report.html" "by-reason:$two_reason,by-directory:$two_dir" "$W/click-dir"
 		check linux/html-two-clicks py '
 import json, sys
 l = open(sys.argv[1]).read().split("\n")
+reason, dr = sys.argv[3], sys.argv[4]
 sites = [x.split() for x in l if x.startswith("site ")]
 d = json.load(open(sys.argv[2]))
 want = sorted(s["file"].split("linux-2.6.24/", 1)[1] for s in d["sites"]
-              if s.get("reason", {}).get("code") == "shape" and "/drivers/ide/" in s["file"])
-got = [s for s in sites if s[1] == "shape" and (s[2] == "drivers/ide" or s[2].startswith("drivers/ide/"))]
-print(len(want), "wanted,", len(sites), "shown"); sys.exit(not want or len(got) != len(sites) or len(sites) != len(want))' \
-			"$W/click-ide" "$W/linux/report.json"
+              if s.get("reason", {}).get("code") == reason and "/%s/" % dr in s["file"])
+got = [s for s in sites if s[1] == reason and (s[2] == dr or s[2].startswith(dr + "/"))]
+print(reason, dr, len(want), "wanted,", len(sites), "shown"); sys.exit(not want or len(got) != len(sites) or len(sites) != len(want))' \
+			"$W/click-dir" "$W/linux/report.json" "$two_reason" "$two_dir"
 		rm -f "$ART/linux-report.png"
 		(cd "$W" && chromium_run --hide-scrollbars --window-size=1200,1600 \
 			--screenshot="$ART/linux-report.png" \
-			"file://$W/linux/report.html#reason=shape&dir=drivers%2Fide") > /dev/null
+			"file://$W/linux/report.html#reason=$two_reason&dir=${two_dir//\//%2F}") > /dev/null
 		[ -s "$ART/linux-report.png" ] && pass linux/html-screenshot || fail linux/html-screenshot
 	fi
 fi
