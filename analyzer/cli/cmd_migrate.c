@@ -538,6 +538,54 @@ static char *site_key(const struct bm_site *s, const char *data, size_t len)
 }
 
 /* The lines [first, last] (1-based) the site's "before" text covers in @data. */
+/* "call(..); + a trailing comment" -> "call(..)": the statement's end is not part of the call */
+static void trim_statement_end(char *r)
+{
+	size_t n = strlen(r);
+
+	while (n && (r[n - 1] == ' ' || r[n - 1] == '\t'))
+		n--;
+	if (n >= 2 && r[n - 1] == '/' && r[n - 2] == '*') {
+		char *open = NULL;
+
+		for (char *q = r; (q = strstr(q, "/*")) && q < r + n - 2; q++)
+			open = q;
+		if (open)
+			n = (size_t)(open - r);
+		while (n && (r[n - 1] == ' ' || r[n - 1] == '\t'))
+			n--;
+	}
+	if (n && r[n - 1] == ';')
+		n--;
+	r[n] = '\0';
+}
+
+/*
+ * A spatch-converted site whose lines lie inside another site's edit (the
+ * end_that_request_last of a pair spatch rewrote as one call) has no change
+ * of its own: it is folded into that site's, and says so, as the analyzer's
+ * folded sites do.
+ */
+static void fold_into_covering_site(const struct bm_run *run, struct bm_site *s)
+{
+	if (s->nedits)
+		return;
+	for (size_t i = 0; i < run->nsites; i++) {
+		const struct bm_site *t = &run->sites[i];
+
+		if (t == s || strcmp(t->file, s->file))
+			continue;
+		for (size_t k = 0; k < t->nedits; k++)
+			if (!strcmp(t->edits[k].file, s->file) && t->edits[k].start <= s->offset &&
+			    s->offset < t->edits[k].end) {
+				free(s->replacement);
+				s->replacement = xasprintf(
+				    "(folded into the conversion spatch made at line %u)", t->line);
+				return;
+			}
+	}
+}
+
 static void before_range(const struct bm_site *s, const char *data, size_t len, unsigned *first,
 			 unsigned *last)
 {
@@ -1037,10 +1085,11 @@ static void finish_sites(struct mig *m, size_t *converted, size_t *by_spatch)
 			s->replacement =
 			    *s->after ? collapse_space(s->after)
 				      : xstrdup("(folded into the conversion spatch made above)");
-			/* a replacement is the call, as scan gives it: no statement ';' */
-			if (*s->replacement && s->replacement[strlen(s->replacement) - 1] == ';')
-				s->replacement[strlen(s->replacement) - 1] = '\0';
+			/* a replacement is the call, as scan gives it: no statement ';' (nor
+			 * a comment after it) */
+			trim_statement_end(s->replacement);
 			origin_line_edit(&m->inv, s, c->orig_data, c->orig_len);
+			fold_into_covering_site(&m->inv, s);
 		}
 	}
 }

@@ -48,7 +48,12 @@ void cmd_verify_usage(FILE *out)
 	      out);
 }
 
-/* The original of converted file FILE (as the run names it), or NULL. */
+/*
+ * The original of converted file FILE (as the run names it), or NULL.  ORIG
+ * is a file (then the one PATH is a file too) or a directory, without a
+ * trailing slash: a directory PATH maps its files by relative path, a file
+ * PATH to the file of the same name in ORIG.
+ */
 static char *original_of(const char *file, char **paths, size_t npaths, const char *orig,
 			 bool orig_is_dir)
 {
@@ -59,27 +64,56 @@ static char *original_of(const char *file, char **paths, size_t npaths, const ch
 
 		while (n > 1 && paths[i][n - 1] == '/')
 			n--;
-		if (!strncmp(file, paths[i], n) && file[n] == '/')
+		if (strncmp(file, paths[i], n))
+			continue;
+		if (file[n] == '/')
 			return xasprintf("%s%s", orig, file + n);
+		if (!file[n]) {
+			const char *base = strrchr(file, '/');
+
+			return xasprintf("%s/%s", orig, base ? base + 1 : file);
+		}
 	}
 	return NULL;
 }
 
-/* Reclassify the findings of run that the original already had. */
-static int mark_preexisting(struct bm_run *run, char **paths, size_t npaths, const char *orig)
+/* Does FILE carry a finding the original may explain? */
+static bool has_lock_finding(const struct bm_run *run, const char *file)
+{
+	for (size_t i = 0; i < run->nfindings; i++)
+		if (run->findings[i].kind == BM_FIND_LOCKED_VARIANT_WITHOUT_LOCK &&
+		    !strcmp(run->findings[i].file, file))
+			return true;
+	return false;
+}
+
+/*
+ * Reclassify the findings of run that the original already had.  A
+ * converted file with a lock finding and no original to compare it with is
+ * an error, not a silent failure.
+ */
+static int mark_preexisting(struct bm_run *run, char **paths, size_t npaths, const char *orig_arg)
 {
 	struct bm_run o;
 	struct stat st;
-	char *op[1] = {(char *)orig};
+	char *orig = xstrdup(orig_arg);
+	char *op[1] = {orig};
+	size_t n = strlen(orig);
 	bool dir;
+	int rc = 0;
 
+	while (n > 1 && orig[n - 1] == '/')
+		orig[--n] = '\0';
 	if (stat(orig, &st) < 0) {
-		fprintf(stderr, "blkmig verify: cannot read --original %s\n", orig);
+		fprintf(stderr, "blkmig verify: cannot read --original %s\n", orig_arg);
+		free(orig);
 		return -1;
 	}
 	dir = S_ISDIR(st.st_mode);
-	if (!dir && npaths != 1) {
-		fprintf(stderr, "blkmig verify: --original FILE needs exactly one PATH\n");
+	if (!dir && (npaths != 1 || stat(paths[0], &st) < 0 || S_ISDIR(st.st_mode))) {
+		fprintf(stderr, "blkmig verify: --original FILE needs exactly one PATH, a file "
+				"(for a directory PATH give the original directory)\n");
+		free(orig);
 		return -1;
 	}
 	bm_run_init(&o, "scan");
@@ -88,18 +122,28 @@ static int mark_preexisting(struct bm_run *run, char **paths, size_t npaths, con
 	if (bm_analyze(&o, op, 1) < 0) {
 		memset(&o.opt, 0, sizeof(o.opt));
 		bm_run_free(&o);
+		free(orig);
 		return -1;
 	}
-	for (size_t i = 0; i < run->nfiles; i++) {
+	for (size_t i = 0; i < run->nfiles && !rc; i++) {
 		char *of = original_of(run->files[i].path, paths, npaths, orig, dir);
 
-		if (of)
+		if (has_lock_finding(run, run->files[i].path) && (!of || stat(of, &st) < 0)) {
+			fprintf(stderr,
+				"blkmig verify: no original of %s in --original %s%s%s%s: its lock "
+				"findings cannot be compared\n",
+				run->files[i].path, orig_arg, of ? " (no " : "", of ? of : "",
+				of ? ")" : "");
+			rc = -1;
+		} else if (of) {
 			bm_verify_mark_preexisting(run, run->files[i].path, &o, of);
+		}
 		free(of);
 	}
 	memset(&o.opt, 0, sizeof(o.opt));
 	bm_run_free(&o);
-	return 0;
+	free(orig);
+	return rc;
 }
 
 int cmd_verify(int argc, char **argv)

@@ -1268,6 +1268,51 @@ static size_t site_of_node(struct ctx *cx, struct func *f, int n)
 	return (size_t)-1;
 }
 
+/* the first end_that_request_last after node F in f, on any request expression, or -1 */
+static int last_after(struct func *f, int F)
+{
+	for (int n = 0; n < f->nnodes; n++) {
+		char *callee;
+		bool hit;
+
+		if (f->nodes[n].kind != CXCursor_CallExpr || call_arg(f, n, 0) < 0 ||
+		    f->nodes[n].macro || f->nodes[n].start <= f->nodes[F].start)
+			continue;
+		callee = node_callee(f, n);
+		hit = !strcmp(callee, "end_that_request_last");
+		free(callee);
+		if (hit)
+			return n;
+	}
+	return -1;
+}
+
+/*
+ * The first data completion (first/chunk) before node L in f that was paired
+ * with no final step (its request is spelt otherwise than L's) and is left
+ * unconverted, or -1.  A converted one (a data-only completion, which lets
+ * go of its final step) does not count.
+ */
+static int unpaired_data_completion_before(struct ctx *cx, struct func *f, int L)
+{
+	for (int n = 0; n < f->nnodes; n++) {
+		char *callee;
+		size_t sn = (size_t)-1;
+
+		if (f->nodes[n].kind != CXCursor_CallExpr || call_arg(f, n, 0) < 0 ||
+		    f->nodes[n].macro || f->nodes[n].start >= f->nodes[L].start)
+			continue;
+		callee = node_callee(f, n);
+		if (is_first(callee))
+			sn = site_of_node(cx, f, n);
+		free(callee);
+		if (sn != (size_t)-1 && cx->partner[sn] < 0 &&
+		    !(cx->run->sites[sn].verdict == BM_AUTO && cx->run->sites[sn].replacement[0]))
+			return n;
+	}
+	return -1;
+}
+
 /*
  * The data completion in one state of a state machine, the final step in
  * the next (classify_state.c proves it): the new call replaces the data
@@ -1445,15 +1490,31 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 		}
 		if (classify_data_only(p, &u, &b, -1))
 			goto out;
-		if (other >= 0)
+		if (other >= 0) {
+			size_t os = site_of_node(cx, f, other);
+			long mate = os != (size_t)-1 ? cx->partner[os] : -1;
+
 			site_manual(
 			    cx, si, "shape",
-			    "a further data completion of '%s' in %s(), whose final step "
-			    "(end_that_request_last at line %u) belongs to an earlier data "
-			    "completion: every 2.6.25 call ends the request when its last byte "
-			    "completes, so decide how these completions combine",
-			    p->rq, f->name, offset_line(t, f->nodes[other].start, NULL));
-		else
+			    "a further data completion of '%s' in %s() before the final step "
+			    "(end_that_request_last at line %u) that blkmig pairs with the "
+			    "data completion at line %u: every 2.6.25 call ends the request "
+			    "when its last byte completes, so decide how these completions "
+			    "combine",
+			    p->rq, f->name, offset_line(t, f->nodes[other].start, NULL),
+			    mate >= 0 ? cx->run->sites[mate].line : s->line);
+		} else if ((other = last_after(f, F)) >= 0) {
+			char *ra = text_norm(t, &f->nodes[call_arg(f, other, 0)]);
+
+			site_manual(
+			    cx, si, "shape",
+			    "the end_that_request_last that follows in %s() (line %u) ends "
+			    "'%s', not '%s': blkmig pairs a data completion with its final step "
+			    "only on the same request expression; decide whether both name the "
+			    "same request (then they become one 2.6.25 call)",
+			    f->name, offset_line(t, f->nodes[other].start, NULL), ra, p->rq);
+			free(ra);
+		} else
 			site_manual(
 			    cx, si, "shape",
 			    "no end_that_request_last for '%s' follows in %s(): blkmig "
@@ -1942,7 +2003,7 @@ static void classify_last_only(struct ctx *cx, struct func *f, int L, size_t si,
 	struct uptodate u = {0};
 	struct bytes b = {0};
 	struct plan p = {0};
-	int a0 = call_arg(f, L, 0), a1 = call_arg(f, L, 1), own;
+	int a0 = call_arg(f, L, 0), a1 = call_arg(f, L, 1), own, before;
 	char *rq;
 	const char *variant;
 
@@ -1982,6 +2043,21 @@ static void classify_last_only(struct ctx *cx, struct func *f, int L, size_t si,
 		s->pattern = BM_PAT_WRAPPER_PARAM;
 	if (has_side_effects(rq)) {
 		site_manual(cx, si, "shape", "the request argument '%s' has side effects", rq);
+	} else if ((before = unpaired_data_completion_before(cx, f, L)) >= 0) {
+		char *cb = node_callee(f, before);
+		char *rb = text_norm(t, &f->nodes[call_arg(f, before, 0)]);
+
+		/* not last_only: a data completion comes before it */
+		if (s->pattern == BM_PAT_LAST_ONLY)
+			s->pattern = BM_PAT_UNCLASSIFIED;
+		site_manual(cx, si, "shape",
+			    "%s at line %u in %s() ends '%s', this final step '%s': blkmig pairs "
+			    "a data completion with its final step only on the same request "
+			    "expression; decide whether both name the same request (then they "
+			    "become one 2.6.25 call)",
+			    cb, offset_line(t, f->nodes[before].start, NULL), f->name, rb, rq);
+		free(rb);
+		free(cb);
 	} else if (u.cls == BM_UT_UNKNOWN) {
 		site_manual(cx, si, "uptodate_unknown", "%s", u.why);
 	} else if (own >= 0) {

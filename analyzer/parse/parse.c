@@ -526,6 +526,24 @@ static double elapsed(const struct timespec *t)
 	return (double)(now.tv_sec - t->tv_sec) + (double)(now.tv_nsec - t->tv_nsec) / 1e9;
 }
 
+/*
+ * A header as the user can open it after the run: the private asm overlay of a
+ * kernel tree (--kernel-tree) holds links into the tree, resolved here while they
+ * exist; below the current directory, relative to it like the user's own paths.
+ */
+static char *header_path(const char *name)
+{
+	char real[PATH_MAX], cwd[PATH_MAX];
+	size_t n;
+
+	if (!realpath(name, real))
+		return xstrdup(name);
+	if (getcwd(cwd, sizeof(cwd)) && (n = strlen(cwd)) > 1 && !strncmp(real, cwd, n) &&
+	    real[n] == '/')
+		return xstrdup(real + n + 1);
+	return xstrdup(real);
+}
+
 /* "FILE:LINE:COL: error: MESSAGE"; the parsed file keeps the user's name. */
 static char *diagnostic_text(CXDiagnostic d, CXFile self, const char *path)
 {
@@ -538,10 +556,14 @@ static char *diagnostic_text(CXDiagnostic d, CXFile self, const char *path)
 	fname = clang_getFileName(df);
 	if (!df || !clang_getCString(fname))
 		r = xasprintf("%s: error: %s", path, clang_getCString(msg));
-	else
-		r = xasprintf("%s:%u:%u: error: %s",
-			      self && clang_File_isEqual(df, self) ? path : clang_getCString(fname),
-			      line, col, clang_getCString(msg));
+	else if (self && clang_File_isEqual(df, self))
+		r = xasprintf("%s:%u:%u: error: %s", path, line, col, clang_getCString(msg));
+	else {
+		char *h = header_path(clang_getCString(fname));
+
+		r = xasprintf("%s:%u:%u: error: %s", h, line, col, clang_getCString(msg));
+		free(h);
+	}
 	clang_disposeString(fname);
 	clang_disposeString(msg);
 	return r;

@@ -91,10 +91,10 @@ static int report_verify(const struct bm_run *run, FILE *out)
 	fprintf(out,
 		"\nsummary: %zu file(s), %zu finding(s): %zu legacy call(s), %zu race(s) "
 		"(__blk_end_request without the lock), %zu deadlock(s) (blk_end_request* "
-		"with the lock held)\n",
+		"with the lock held), %zu old lock bug(s) kept (preexisting_lock_bug)\n",
 		run->nfiles, run->nfindings, by_kind[BM_FIND_LEGACY_CALL],
 		by_kind[BM_FIND_LOCKED_VARIANT_WITHOUT_LOCK],
-		by_kind[BM_FIND_UNLOCKED_VARIANT_WITH_LOCK]);
+		by_kind[BM_FIND_UNLOCKED_VARIANT_WITH_LOCK], by_kind[BM_FIND_PREEXISTING_LOCK_BUG]);
 	return ferror(out) ? -1 : 0;
 }
 

@@ -42,12 +42,76 @@ print("\n".join(bad)); sys.exit(bool(bad))' "$W/sif.json"
 check parse-status/text-says-so grep -qE '^[^ ]*syntax_in_function.c:[0-9]+:1: warning: parsed with 1 error' "$W/sif.txt"
 check parse-status/text-cites-the-error grep -qE 'syntax_in_function.c:9:[0-9]+: note: parse error: ' "$W/sif.txt"
 
+# ---- 1b. the reason of a site is true of the code: which final step follows, which data
+# completion is above it, on which request expression (cases/reasons/pairing.c) ----------
+PAIR=$CASES/reasons/pairing.c
+(cd "$CASES/reasons" && "$B" scan -q --format json -o "$W/pair.json" pairing.c
+	"$B" scan -q -o "$W/pair.txt" pairing.c
+	"$B" scan -q --format sarif -o "$W/pair.sarif" pairing.c) 2>/dev/null
+JSON_REPORTS+=("$W/pair.json")
+SARIF_REPORTS+=("$W/pair.sarif")
+# pair_reason FUNCTION CALL-TEXT CODE MUST-MATCH: the site whose original line holds
+# CALL-TEXT has reason CODE and a message matching MUST-MATCH (with @L@ the line of the
+# call the message must name) in JSON, text and SARIF alike
+pair_reason() {
+	local line other
+	line=$(grep -nF "$2" "$PAIR" | head -1 | cut -d: -f1)
+	other=$(grep -nF "$5" "$PAIR" | head -1 | cut -d: -f1)
+	py '
+import json, re, sys
+jpath, tpath, spath, func, line, code, pat, other = sys.argv[1:9]
+pat = pat.replace("@L@", other)
+bad = []
+s = [x for x in json.load(open(jpath))["sites"] if x["line"] == int(line) and x["function"] == func]
+if len(s) != 1 or s[0]["reason"]["code"] != code or not re.search(pat, s[0]["reason"]["text"]):
+    bad.append("json: %s" % [(x["reason"]) for x in s])
+txt = [l for l in open(tpath) if re.match(r"pairing\.c:%s:\d+: warning: " % line, l)]
+tpat = r"left for manual review: " + pat.lstrip("^")
+if len(txt) != 1 or not txt[0].rstrip().endswith("[%s]" % code) or not re.search(tpat, txt[0]):
+    bad.append("text: %s" % txt)
+res = [r for r in json.load(open(spath))["runs"][0]["results"]
+       if r["locations"][0]["physicalLocation"]["region"]["startLine"] == int(line)]
+if len(res) != 1 or res[0]["ruleId"] != code or not re.search(pat.lstrip("^"), res[0]["message"]["text"]):
+    bad.append("sarif: %s" % [(r["ruleId"], r["message"]["text"][:100]) for r in res])
+print("\n".join(bad)); sys.exit(bool(bad))' "$W/pair.json" "$W/pair.txt" "$W/pair.sarif" "$1" "$line" "$3" "$4" "$other"
+}
+# a second data completion before a final step that follows: not "no final step follows"
+check reason/further-completion-names-the-last-that-follows pair_reason pr_complete \
+	'if (!end_that_request_first(rq, ok, rq->hard_nr_sectors - hdr))' shape \
+	'^a further data completion .* before the final step \(end_that_request_last at line @L@\)' \
+	'end_that_request_last(rq, ok);'
+# a data completion on another spelling of the request: the final step that follows is named
+check reason/chunk-names-the-last-that-follows pair_reason pr_done \
+	'end_that_request_chunk(dev->cur, 1, bytes)' shape \
+	"the end_that_request_last that follows in pr_done\(\) \(line @L@\) ends 'req', not 'dev->cur'" \
+	'end_that_request_last(req, 1);'
+# its final step, four lines below: not last_may_have_data, the chunk above is named
+check reason/last-names-the-chunk-above pair_reason pr_done \
+	'end_that_request_last(req, 1);' shape \
+	"^end_that_request_chunk at line @L@ in pr_done\(\) ends 'dev->cur'" \
+	'end_that_request_chunk(dev->cur, 1, bytes)'
+# nor is its pattern last_only ("no data completion before it")
+check reason/last-pattern-not-last-only py '
+import json, sys
+s = [x for x in json.load(open(sys.argv[1]))["sites"] if x["function"] == "pr_done" and x["call"] == "end_that_request_last"]
+print(s and s[0]["pattern"]); sys.exit(len(s) != 1 or s[0]["pattern"] == "last_only")' "$W/pair.json"
+# where no final step follows in the function, saying so stays true
+check reason/no-last-follows-where-none-does pair_reason pr_partial \
+	'return end_that_request_chunk(rq, 1, bytes);' shape \
+	"^no end_that_request_last for 'rq' follows in pr_partial\(\)" \
+	'return end_that_request_chunk(rq, 1, bytes);'
+# no site of this file is told last_may_have_data or "finished elsewhere"
+check reason/no-false-codes bash -c "! grep -E 'last_may_have_data|finished elsewhere' '$W/pair.txt' '$W/pair.json' '$W/pair.sarif'"
+check reason/statements-true python3 "$HERE/truth.py" "$W/pair.json" "$CASES/reasons"
+
 # ---- 2. compiler-form text for scan and verify, one line per site ---------------------
 # every line that is not indented detail, blank or the summary is FILE:LINE:COL: LEVEL: MSG [code]
+# (a parse error is told as a note under its file's warning, like gcc's notes, without one)
 compiler_form() { # FILE EXPECTED_SITE_LINES
 	local bad
 	bad=$(grep -vE '^(    |$|summary: )' "$1" |
-		grep -vE '^[^ :]+:[0-9]+:[0-9]+: (note|warning|error): .* \[[a-z_]+\]$')
+		grep -vE '^[^ :]+:[0-9]+:[0-9]+: (note|warning|error): .* \[[a-z_]+\]$' |
+		grep -vE '^[^ :]+:[0-9]+:[0-9]+: note: parse error: ')
 	[ -z "$bad" ] || { echo "not in compiler form: $bad" | head -5; return 1; }
 	n=$(grep -cE '^[^ :]+:[0-9]+:[0-9]+: (note|warning|error): end_(that_request_(first|chunk|last)|request|queued_request|dequeued_request) in ' "$1")
 	[ "$n" = "$2" ] || { echo "$n site lines, $2 sites"; return 1; }
@@ -103,7 +167,7 @@ check half/html-outcome grep -qE '<table id="left">.*' "$W/rep/report.html"
 check half/html-lists-file bash -c "sed -n '/<table id=\"left\">/,/<\/table>/p' '$W/rep/report.html' | grep -q 't/half_broken.c'"
 check parse-status/html-lists-partial-file bash -c "sed -n '/<table id=\"files\">/,/<\/table>/p' '$W/rep/report.html' | grep -q 't/syntax_in_function.c'"
 # no report names migrate's private copy; every line it cites is the original's
-check origin/no-private-paths bash -c "! grep -l 'blkmig-migrate\\.' '$W'/rep/report.* '$W/mig.log'"
+check origin/no-private-paths bash -c "! grep -lE 'blkmig(-migrate)?\\.[A-Za-z0-9]{6}/' '$W'/rep/report.* '$W/mig.log'"
 origin_lines() {
 	local first hook
 	first=$(grep -n 'if (!end_that_request_first(rq, 1, rq->nr_sectors))$' "$W/t/shifted.c" | tail -1 | cut -d: -f1)
@@ -160,6 +224,75 @@ classes = sch["$defs"]["site"]["properties"]["uptodate"]["properties"]["class"][
 doc = open(sys.argv[2]).read()
 missing = [c for c in classes if not re.search(r"`%s`" % c, doc)]
 print(missing); sys.exit(bool(missing))' "$SCHEMA" "$TOP/analyzer/REPORT.md"
+
+# ---- 3b. migrate --in-place --headers, a driver with a helper header: what every
+# report says was converted, left and counted is what happened to the files ------------
+mkdir -p "$W/hh"
+cp -r "$CASES/helper_header" "$W/hh/drv"
+cp -r "$CASES/helper_header" "$W/hh/drv.orig"
+(cd "$W/hh" && "$B" migrate -q --in-place --headers --report rep drv) > "$W/hh.log" 2>&1
+JSON_REPORTS+=("$W/hh/rep/report.json")
+SARIF_REPORTS+=("$W/hh/rep/report.sarif")
+check headers/outcomes-are-what-happened python3 "$HERE/outcome.py" "$W/hh/rep/report.json" "$W/hh" drv=drv.orig
+check headers/statements-true python3 "$HERE/truth.py" "$W/hh/rep/report.json" "$W/hh" --map drv=drv.orig
+# request.c was rewritten: every format counts its four sites converted
+headers_counts() {
+	local conv
+	conv=$(cd "$W/hh" && diff drv.orig/request.c drv/request.c | grep -c '^< .*end_\(that_\)\?request')
+	py '
+import json, re, sys
+d = json.load(open(sys.argv[1])); txt = open(sys.argv[2]).read(); log = open(sys.argv[3]).read()
+sar = json.load(open(sys.argv[4]))["runs"][0]["results"]; html = open(sys.argv[5]).read()
+conv = int(sys.argv[6])
+rq = [s for s in d["sites"] if s["file"] == "drv/request.c"]
+auto = sum(1 for s in rq if s["verdict"] == "auto")
+bad = []
+if auto != len(rq) or auto != conv: bad.append("json: %d of %d request.c sites auto, %d calls rewritten" % (auto, len(rq), conv))
+if d["summary"]["auto"] != auto: bad.append("json summary auto %s" % d["summary"]["auto"])
+m = re.search(r"(\d+) site\(s\): (\d+) auto, (\d+) manual", txt)
+if not m or int(m.group(2)) != d["summary"]["auto"] or int(m.group(3)) != d["summary"]["manual"]: bad.append("text summary")
+m = re.search(r"(\d+) sites: (\d+) converted in (\d+) file", log)
+if not m or int(m.group(2)) != d["summary"]["auto"] or int(m.group(3)) != 1: bad.append("stderr summary: %s" % (m and m.group(0)))
+if sum(1 for r in sar if r["ruleId"] == "convert" and r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "drv/request.c") != len(rq):
+    bad.append("sarif: request.c results not all convert")
+if html.count("<section class=\"site auto") != d["summary"]["auto"]: bad.append("html auto sections")
+print("\n".join(bad)); sys.exit(bool(bad))' "$W/hh/rep/report.json" "$W/hh/rep/report.txt" "$W/hh.log" \
+		"$W/hh/rep/report.sarif" "$W/hh/rep/report.html" "$conv"
+}
+check headers/counts-in-every-format headers_counts
+
+# ---- 3c. verify --original maps every PATH to its original, a file PATH as well as a
+# directory's files; what it cannot map is an error, not a silent failure ---------------
+mkdir -p "$W/vo/orig" "$W/vo/conv" "$W/vo/extra"
+cp "$CASES/verify_race.c" "$W/vo/orig/"
+cp "$CASES/verify_race.c" "$W/vo/conv/"
+(cd "$W/vo" && "$B" migrate -q --in-place conv) > /dev/null 2>&1
+cp "$W/vo/conv/verify_race.c" "$W/vo/extra/renamed.c"
+# vo_run NAME WANT-RC WANT-GREP ARGS...: verify in $W/vo with ARGS; exit WANT-RC and its
+# stdout+stderr match WANT-GREP
+vo_run() {
+	local name=$1 want=$2 pat=$3 rc
+	shift 3
+	(cd "$W/vo" && "$B" verify -q "$@") > "$W/vo/$name.out" 2>&1
+	rc=$?
+	if [ "$rc" = "$want" ] && grep -qE "$pat" "$W/vo/$name.out"; then
+		pass "verify-original/$name"
+	else
+		fail "verify-original/$name" "exit $rc (want $want): $(head -3 "$W/vo/$name.out")"
+	fi
+}
+old_bug='verify_race.c:[0-9]+:[0-9]+: warning: .*\[preexisting_lock_bug\]$'
+vo_run dir-dir 0 "$old_bug" --original orig conv
+# the summary's counts add up to its findings (the old bug is counted as such)
+check verify-original/summary-counts-the-old-bug grep -qE '^summary: 1 file\(s\), 1 finding\(s\): 0 legacy call\(s\), 0 race\(s\) .*, 1 old lock bug\(s\) kept' "$W/vo/dir-dir.out"
+vo_run dir-slash-dir 0 "$old_bug" --original orig/ conv/
+vo_run dir-file 0 "$old_bug" --original orig conv/verify_race.c
+vo_run file-file 0 "$old_bug" --original orig/verify_race.c conv/verify_race.c
+vo_run no-original-is-an-error 2 '^blkmig verify: no original of extra/renamed.c in --original orig' \
+	--original orig extra/renamed.c
+vo_run file-for-a-directory-is-an-error 2 '^blkmig verify: --original FILE needs exactly one PATH, a file' \
+	--original orig/verify_race.c conv
+vo_run without-original-fails 1 'verify_race.c:[0-9]+:[0-9]+: error: .*\[locked_variant_without_lock\]$' conv
 
 # ---- 4. SARIF: relative to --root, stable fingerprints ---------------------------------
 (cd "$W" && "$B" scan -q --format sarif --root t -o scan1.sarif t) 2>/dev/null
@@ -239,13 +372,31 @@ CORPUS=${REPORTS_CORPUS:-$TOP/../shared/corpus/linux-2.6.24.tar.xz}
 LINUX=$BUILD/linux-2.6.24
 if [ -f "$CORPUS" ]; then
 	[ -d "$LINUX/drivers" ] || tar -xJf "$CORPUS" -C "$BUILD"
-	(cd "$BUILD" && nice "$B" migrate -q -j 2 --check --report "$W/linux" --root linux-2.6.24 \
-		linux-2.6.24) > "$W/linux.log" 2>&1
+	(cd "$BUILD" && nice "$B" migrate -q -j 2 --patch "$W/linux.patch" --report "$W/linux" \
+		--root linux-2.6.24 linux-2.6.24) > "$W/linux.log" 2>&1
 	JSON_REPORTS+=("$W/linux/report.json")
 	SARIF_REPORTS+=("$W/linux/report.sarif")
 	cp "$W/linux/report.html" "$ART/linux-report.html"
 	cp "$W/linux/report.sarif" "$ART/linux-report.sarif"
-	check linux/no-private-paths bash -c "! grep -l 'blkmig-migrate\\.' '$W'/linux/report.* '$W/linux.log'"
+	cp "$W/linux/report.json" "$ART/linux-report.json"
+	check linux/no-private-paths bash -c "! grep -lE 'blkmig(-migrate)?\\.[A-Za-z0-9]{6}/' '$W'/linux/report.* '$W/linux.log'"
+	# every site's line, column, reason and evidence lines, every parse status and
+	# diagnostic, every count: true of the original tree
+	check linux/statements-true python3 "$HERE/truth.py" "$W/linux/report.json" "$BUILD"
+	# what each file's outcome says is what the patch does to it (its paths are relative
+	# to --root); the legacy calls left in each converted file are its manual sites
+	linux_outcomes() {
+		rm -rf "$W/lx" && mkdir -p "$W/lx" &&
+			py '
+import json, sys
+for f in json.load(open(sys.argv[1]))["files"]:
+    if "outcome" in f: print(f["path"])' "$W/linux/report.json" |
+			(cd "$BUILD" && xargs cp --parents -t "$W/lx") &&
+			patch -s -p1 -d "$W/lx/linux-2.6.24" < "$W/linux.patch" &&
+			python3 "$HERE/outcome.py" "$W/linux/report.json" "$BUILD" \
+				linux-2.6.24=linux-2.6.24 "linux-2.6.24=$W/lx/linux-2.6.24"
+	}
+	check linux/outcomes-are-what-the-patch-does linux_outcomes
 	# every statement of a left-untouched file's outcome is in every format
 	check linux/outcomes-in-every-format py '
 import json, sys
@@ -269,22 +420,30 @@ s = [x for x in d["sites"] if x["file"].endswith("drivers/block/ps2esdi.c")]
 bad = [x["id"] for x in s if x["verdict"] != "auto" or not x["after"] or not x["edits"]]
 print(len(s), bad); sys.exit(not s or bool(bad))' "$W/linux/report.json"
 	if [ -n "$CHROMIUM" ]; then
-		# a reviewer lists the shape sites under drivers/ide with two clicks
-		click_page "$W/linux/report.html" "by-reason:shape,by-directory:drivers/ide" "$W/click-ide"
+		# a reviewer lists the sites of one reason under one directory with two clicks:
+		# the pair (reason, drivers/X) with the most manual sites on this run
+		read -r two_reason two_dir < <(py '
+import collections, json, sys
+d = json.load(open(sys.argv[1]))
+c = collections.Counter((s["reason"]["code"], "/".join(s["file"].split("linux-2.6.24/", 1)[1].split("/")[:2]))
+                        for s in d["sites"] if s["verdict"] == "manual")
+print(*sorted(c.items(), key=lambda x: (-x[1], x[0]))[0][0])' "$W/linux/report.json")
+		click_page "$W/linux/report.html" "by-reason:$two_reason,by-directory:$two_dir" "$W/click-dir"
 		check linux/html-two-clicks py '
 import json, sys
 l = open(sys.argv[1]).read().split("\n")
+reason, dr = sys.argv[3], sys.argv[4]
 sites = [x.split() for x in l if x.startswith("site ")]
 d = json.load(open(sys.argv[2]))
 want = sorted(s["file"].split("linux-2.6.24/", 1)[1] for s in d["sites"]
-              if s.get("reason", {}).get("code") == "shape" and "/drivers/ide/" in s["file"])
-got = [s for s in sites if s[1] == "shape" and (s[2] == "drivers/ide" or s[2].startswith("drivers/ide/"))]
-print(len(want), "wanted,", len(sites), "shown"); sys.exit(not want or len(got) != len(sites) or len(sites) != len(want))' \
-			"$W/click-ide" "$W/linux/report.json"
+              if s.get("reason", {}).get("code") == reason and "/%s/" % dr in s["file"])
+got = [s for s in sites if s[1] == reason and (s[2] == dr or s[2].startswith(dr + "/"))]
+print(reason, dr, len(want), "wanted,", len(sites), "shown"); sys.exit(not want or len(got) != len(sites) or len(sites) != len(want))' \
+			"$W/click-dir" "$W/linux/report.json" "$two_reason" "$two_dir"
 		rm -f "$ART/linux-report.png"
 		(cd "$W" && chromium_run --hide-scrollbars --window-size=1200,1600 \
 			--screenshot="$ART/linux-report.png" \
-			"file://$W/linux/report.html#reason=shape&dir=drivers%2Fide") > /dev/null
+			"file://$W/linux/report.html#reason=$two_reason&dir=${two_dir//\//%2F}") > /dev/null
 		[ -s "$ART/linux-report.png" ] && pass linux/html-screenshot || fail linux/html-screenshot
 	fi
 fi
@@ -298,10 +457,13 @@ if [ -f "$SARIF_SCHEMA" ] && [ -x "$SARIF_MULTITOOL" ]; then
 		i=$((i + 1))
 		rm -f "$W/val$i.sarif"
 		"$SARIF_MULTITOOL" validate --rule-kind "Sarif;Gh" -o "$W/val$i.sarif" "$s" > "$W/val$i.log" 2>&1
+		name=${s#"$W"/}
+		name=${name%.sarif}
+		name=${name//\//-}
 		if [ -f "$W/val$i.sarif" ] && python3 "$HERE/sarif_verdict.py" "$W/val$i.sarif" > "$W/verdict$i" 2>&1; then
-			pass "sarif/multitool-github-rules-$(basename "$(dirname "$s")")-$(basename "$s" .sarif)"
+			pass "sarif/multitool-github-rules-$name"
 		else
-			fail "sarif/multitool-github-rules-$(basename "$(dirname "$s")")-$(basename "$s" .sarif)" \
+			fail "sarif/multitool-github-rules-$name" \
 				"$(tail -5 "$W/verdict$i" "$W/val$i.log" 2>/dev/null)"
 		fi
 		cat "$W/verdict$i" 2>/dev/null

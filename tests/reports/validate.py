@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Validate blkmig reports.
 
-  validate.py json SCHEMA REPORT.json...      every report matches analyzer/report.schema.json
+  validate.py json SCHEMA REPORT.json...      every report matches analyzer/report.schema.json,
+      its summary counts agree with its lists, no replacement keeps the statement's ';',
+      every converted site's call is covered by edits
   validate.py sarif SCHEMA REPORT.sarif...    every log matches the official SARIF 2.1.0
       schema and what GitHub code scanning needs to place a result: a relative uri with
       uriBaseId SRCROOT declared in originalUriBaseIds, a region with startLine, rules
@@ -9,6 +11,7 @@
       result of rule `convert` (except the folded second call of a pair)
 Prints one line per problem (at most 20 per file); exit 1 if any."""
 import json
+import re
 import sys
 
 import jsonschema
@@ -28,6 +31,22 @@ def problems_json(schema, doc):
     left = [f for f in doc.get("files", []) if f.get("outcome", {}).get("status") == "left_untouched"]
     if s.get("files_left_untouched") != len(left):
         yield "summary.files_left_untouched disagrees with the files"
+    by = {}
+    for f in left:
+        by[f["outcome"]["code"]] = by.get(f["outcome"]["code"], 0) + 1
+    if "files_left_by_reason" in s and s["files_left_by_reason"] != by:
+        yield "summary.files_left_by_reason %s, the files say %s" % (s["files_left_by_reason"], by)
+    for x in sites:
+        # REPORT.md: the new call without the statement's ';' (a comment after it neither)
+        r = re.sub(r"\s*/\*.*?\*/\s*$", "", x.get("replacement", "")).rstrip()
+        if r.endswith(";"):
+            yield "site %s: replacement ends in ';': %s" % (x["id"], x["replacement"][-60:])
+        # a converted site's call is rewritten by its own edits or lies inside the edits
+        # of the site that converts it (the folded final step, a leftover completion)
+        if x["verdict"] == "auto" and not x.get("edits") and not any(
+                e["file"] == x["file"] and e["start"] <= x["offset"] < e["end"]
+                for y in sites if y is not x for e in y.get("edits", [])):
+            yield "site %s: converted, and no edit covers its call" % x["id"]
 
 
 def problems_sarif(schema, doc):
