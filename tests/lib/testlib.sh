@@ -10,6 +10,9 @@ RESULTS=${RESULTS:-$(pwd)/build/test-results}
 mkdir -p "$RESULTS"
 TL_LOG="$RESULTS/$SUITE.log"
 : > "$TL_LOG"
+# blkmig migrate keeps results under $XDG_CACHE_HOME/blkmig: tests use one of the
+# build folder's, never the user's (a suite that tests the cache sets its own)
+export XDG_CACHE_HOME="${RESULTS%/*}/test-cache"
 TL_PASSED=0
 TL_FAILED=0
 
