@@ -324,8 +324,10 @@ static void note_input(const char *path, const char *data, size_t len)
 	if (d && (d->hash[0] || !data))
 		return;
 	if (!d) {
-		d = dep_find(c, path, true);
+		dep_find(c, path, true);
+		/* adds the directories to c->deps, which may move it: find d again */
 		note_dirs_of(c, path);
+		d = dep_find(c, path, false);
 	}
 	if (data)
 		sha256_hex(data, len, d->hash);
