@@ -15,7 +15,7 @@ MIGRATE_CFLAGS := -std=c11 -O2 -g -Wall -Wextra $(SANITIZE_CFLAGS) $(addprefix -
 # atomic_write.c registers its temporary file with cli/cleanup.c (signals)
 MIGRATE_CLEANUP_SRCS := $(TOP)/analyzer/cli/cleanup.c $(TOP)/analyzer/util.c $(TOP)/analyzer/vec.c
 
-$(MIGRATE_TBUILD)/unit_edits: $(TOP)/tests/migrate/unit_edits.c $(TOP)/analyzer/convert/edit_apply.c \
+$(MIGRATE_TBUILD)/unit_edits: $(TOP)/tests/migrate/unit_edits.c $(TOP)/tests/migrate/unit_check.h $(TOP)/analyzer/convert/edit_apply.c \
 		$(TOP)/analyzer/convert/atomic_write.c $(MIGRATE_CLEANUP_SRCS) $(ANALYZER_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(MIGRATE_CFLAGS) -o $@ $(filter %.c,$^)
@@ -56,7 +56,7 @@ install-blkmig: $(BUILD)/blkmig
 	install -m 644 $(TOP)/analyzer/blkmig.1 $(DESTDIR)$(PREFIX)/share/man/man1/blkmig.1
 	install -D -m 644 $(TOP)/analyzer/REPORT.md $(DESTDIR)$(PREFIX)/share/doc/blkmig/REPORT.md
 
-$(MIGRATE_TBUILD)/unit_plan: $(TOP)/tests/migrate/unit_plan.c $(TOP)/analyzer/convert/rewrite_plan.c \
+$(MIGRATE_TBUILD)/unit_plan: $(TOP)/tests/migrate/unit_plan.c $(TOP)/tests/migrate/unit_check.h $(TOP)/analyzer/convert/rewrite_plan.c \
 		$(TOP)/analyzer/convert/line_endings.c $(TOP)/analyzer/convert/rewrite_output.c $(TOP)/analyzer/convert/edit_apply.c \
 		$(TOP)/analyzer/convert/atomic_write.c $(TOP)/analyzer/convert/udiff.c $(TOP)/analyzer/util.c \
 		$(TOP)/analyzer/vec.c $(TOP)/analyzer/cli/cleanup.c \
@@ -66,7 +66,7 @@ $(MIGRATE_TBUILD)/unit_plan: $(TOP)/tests/migrate/unit_plan.c $(TOP)/analyzer/co
 
 MIGRATE_TEST_BINS += $(MIGRATE_TBUILD)/unit_plan
 
-$(MIGRATE_TBUILD)/unit_combine: $(TOP)/tests/migrate/unit_combine.c $(TOP)/analyzer/cli/migrate_combine.c \
+$(MIGRATE_TBUILD)/unit_combine: $(TOP)/tests/migrate/unit_combine.c $(TOP)/tests/migrate/unit_check.h $(TOP)/analyzer/cli/migrate_combine.c \
 		$(TOP)/analyzer/convert/udiff.c $(TOP)/analyzer/util.c $(TOP)/analyzer/vec.c $(ANALYZER_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(MIGRATE_CFLAGS) -D_GNU_SOURCE -o $@ $(filter %.c,$^)

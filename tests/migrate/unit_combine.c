@@ -10,18 +10,7 @@
 
 #include "migrate_combine.h"
 
-static int passed, failed;
-
-#define CHECK(name, cond)                                                                          \
-	do {                                                                                       \
-		if (cond) {                                                                        \
-			passed++;                                                                  \
-			printf("PASS %s\n", name);                                                 \
-		} else {                                                                           \
-			failed++;                                                                  \
-			printf("FAIL %s (%s:%d: %s)\n", name, __FILE__, __LINE__, #cond);          \
-		}                                                                                  \
-	} while (0)
+#include "unit_check.h"
 
 static const char orig[] = "/* two functions */\n"	    /* 1 */
 			   "void a(struct request *rq)\n"   /* 2 */

@@ -14,18 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int passed, failed;
-
-#define CHECK(name, cond)                                                              \
-	do {                                                                           \
-		if (cond) {                                                            \
-			passed++;                                                      \
-			printf("PASS %s\n", name);                                     \
-		} else {                                                               \
-			failed++;                                                      \
-			printf("FAIL %s (%s:%d: %s)\n", name, __FILE__, __LINE__, #cond); \
-		}                                                                      \
-	} while (0)
+#include "unit_check.h"
 
 static const char src[] = "if (!end_that_request_first(rq, 1, n)) {\n"
 			  "\tend_that_request_last(rq, 1);\n}\n";

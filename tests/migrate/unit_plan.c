@@ -15,18 +15,7 @@
 #include "rewrite_plan.h"
 #include "util.h"
 
-static int passed, failed;
-
-#define CHECK(name, cond)                                                              \
-	do {                                                                           \
-		if (cond) {                                                            \
-			passed++;                                                      \
-			printf("PASS %s\n", name);                                     \
-		} else {                                                               \
-			failed++;                                                      \
-			printf("FAIL %s (%s:%d: %s)\n", name, __FILE__, __LINE__, #cond); \
-		}                                                                      \
-	} while (0)
+#include "unit_check.h"
 
 static void put(const char *path, const char *s, mode_t mode)
 {
