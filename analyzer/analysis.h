@@ -52,6 +52,7 @@ struct node {
 	CXCursor c;
 	enum CXCursorKind kind;
 	int parent, first, next; /* node indices, -1 for none */
+	int last;		 /* preorder: the subtree is [this node, last] */
 	size_t start, end;	 /* byte range in the main file */
 	bool macro;		 /* comes from a macro expansion */
 	/* lock analysis results for calls */

@@ -277,7 +277,7 @@ static bool decl_only_for(struct plan *p, int st, int lk, int ul)
 
 		if (f->nodes[v].kind != CXCursor_VarDecl)
 			return false;
-		for (int n = 0; n < f->nnodes; n++) {
+		for (int n = v; v >= 0 && n <= f->nodes[v].last; n++) {
 			enum CXCursorKind k = f->nodes[n].kind;
 
 			if (node_within(f, n, v) &&
@@ -377,9 +377,7 @@ static bool movable(struct plan *p, int st, char **why)
 		return false;
 	}
 	rq_usr = ref_usr(f, rqn);
-	for (int n = 0; n < f->nnodes; n++) {
-		if (!node_within(f, n, st))
-			continue;
+	for (int n = st; st >= 0 && n <= f->nodes[st].last; n++) {
 		enum CXCursorKind k = f->nodes[n].kind;
 
 		if (k == CXCursor_ReturnStmt || k == CXCursor_GotoStmt || k == CXCursor_BreakStmt ||
@@ -1128,10 +1126,10 @@ static int leftover_call(struct ctx *cx, struct func *f, int T, const char *rq, 
 	C = node_child(f, iff, 0);
 	then = node_child(f, iff, 1);
 	els = node_child(f, iff, 2);
-	for (int n = 0; n < f->nnodes; n++) {
+	for (int n = then; then >= 0 && n <= f->nodes[then].last; n++) {
 		char *callee, *a0;
 
-		if (f->nodes[n].kind != CXCursor_CallExpr || !node_within(f, n, then))
+		if (f->nodes[n].kind != CXCursor_CallExpr)
 			continue;
 		callee = node_callee(f, n);
 		if (is_first(callee) && call_nargs(f, n) == 3) {
@@ -1171,8 +1169,8 @@ static int leftover_call(struct ctx *cx, struct func *f, int T, const char *rq, 
 		char *txt = range_text(t, f->nodes[c].start, f->nodes[c].end);
 		bool calls = false;
 
-		for (int n = 0; n < f->nnodes; n++)
-			if (node_within(f, n, c) && f->nodes[n].kind == CXCursor_CallExpr) {
+		for (int n = c; c >= 0 && n <= f->nodes[c].last; n++)
+			if (f->nodes[n].kind == CXCursor_CallExpr) {
 				char *callee = node_callee(f, n);
 
 				calls |= strcmp(callee, "blk_pc_request") &&
@@ -2272,24 +2270,42 @@ static bool ast_declares_at(struct tunit *t, size_t off)
  * AST declares the function there; without that evidence the lexer's guess
  * counts only when NAME( follows a return type (prefilter.c).
  */
+static int offset_cmp(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 static void token_fallback(struct ctx *cx)
 {
 	for (size_t ti = 0; ti < cx->ntus; ti++) {
 		struct tunit *t = &cx->tus[ti];
+		size_t *known = NULL, nknown = 0;
 
+		/* the offsets of the sites the AST found in this file, sorted: a hit is
+		 * looked up in O(log n), not against every site of the run */
+		for (size_t k = 0; k < cx->run->nsites; k++)
+			nknown += !strcmp(cx->run->sites[k].file, t->path);
+		known = xmalloc((nknown ? nknown : 1) * sizeof(*known));
+		nknown = 0;
+		for (size_t k = 0; k < cx->run->nsites; k++)
+			if (!strcmp(cx->run->sites[k].file, t->path))
+				known[nknown++] = cx->run->sites[k].offset;
+		if (nknown > 1)
+			qsort(known, nknown, sizeof(*known), offset_cmp);
 		for (size_t h = 0; h < t->nhits; h++) {
 			struct bm_hit *hit = &t->hits[h];
-			bool seen = false, infn;
+			bool infn;
 			size_t fi;
 
 			if (!hit->call || (t->tu && defined_in_run(cx, hit->name, ti)))
 				continue;
-			if (hit->lex_decl || ast_declares_at(t, hit->offset))
+			/* a site already (cheap) before asking the AST (clang_getCursor) */
+			if (nknown &&
+			    bsearch(&hit->offset, known, nknown, sizeof(*known), offset_cmp))
 				continue;
-			for (size_t k = 0; k < cx->run->nsites && !seen; k++)
-				seen = cx->run->sites[k].offset == hit->offset &&
-				       !strcmp(cx->run->sites[k].file, t->path);
-			if (seen)
+			if (hit->lex_decl || ast_declares_at(t, hit->offset))
 				continue;
 			size_t si = site_alloc(cx);
 			struct bm_site *s = &cx->run->sites[si];
@@ -2350,6 +2366,7 @@ static void token_fallback(struct ctx *cx)
 					    "preprocessor branch that is not compiled)",
 					    hit->name);
 		}
+		free(known);
 	}
 }
 

@@ -81,11 +81,11 @@ static bool driver_lock_macro(const struct func *f, int n, const char *word, int
 	    f->nodes[n].kind != CXCursor_DoStmt && f->nodes[n].kind != CXCursor_BinaryOperator &&
 	    f->nodes[n].kind != CXCursor_UnexposedExpr)
 		return false;
-	for (int k = n; k < f->nnodes; k++) {
+	for (int k = n; k <= f->nodes[n].last; k++) { /* n's subtree (preorder) */
 		char *callee;
 		int acq;
 
-		if (!node_within(f, k, n) || f->nodes[k].kind != CXCursor_CallExpr)
+		if (f->nodes[k].kind != CXCursor_CallExpr)
 			continue;
 		callee = node_callee(f, k);
 		if (is_lock_call(callee, &acq)) {

@@ -91,6 +91,8 @@ static enum CXChildVisitResult build_visit(CXCursor c, CXCursor parent, CXClient
 	bs->parent = idx;
 	bs->last_child = -1;
 	clang_visitChildren(c, build_visit, bs);
+	/* nodes are numbered in preorder: a subtree is one run of indices */
+	f->nodes[idx].last = f->nnodes - 1;
 	bs->parent = saved_parent;
 	bs->last_child = idx;
 	(void)saved_last;
@@ -373,10 +375,8 @@ unsigned offset_line(const struct tunit *t, size_t off, unsigned *col)
 
 bool node_within(const struct func *f, int n, int ancestor)
 {
-	for (; n >= 0; n = f->nodes[n].parent)
-		if (n == ancestor)
-			return true;
-	return false;
+	/* preorder numbering (build_visit): O(1), not a walk up the parents */
+	return n >= 0 && ancestor >= 0 && n >= ancestor && n <= f->nodes[ancestor].last;
 }
 
 bool is_stmt_kind(enum CXCursorKind k)
