@@ -73,6 +73,9 @@ enum bm_finding_kind {
 	/* a warning, not a failure: the original already completed without the
 	 * queue lock it needed; the conversion kept that call's contract */
 	BM_FIND_PREEXISTING_LOCK_BUG,
+	/* a warning too: the original never ended a request whose data it
+	 * completed (its loop never ended); the 2.6.25 call ends it */
+	BM_FIND_PREEXISTING_UNENDED,
 	BM_FIND_KIND_COUNT
 };
 
@@ -211,10 +214,10 @@ int bm_verify(struct bm_run *run, char *const *paths, size_t npaths);
  */
 size_t bm_verify_mark_preexisting(struct bm_run *ver, const char *converted_file,
 				  const struct bm_run *orig, const char *original_file);
-/* A finding that fails verify (everything but preexisting_lock_bug). */
+/* A finding that fails verify (everything but the old bugs a conversion kept). */
 static inline bool bm_finding_fails(const struct bm_finding *f)
 {
-	return f->kind != BM_FIND_PREEXISTING_LOCK_BUG;
+	return f->kind != BM_FIND_PREEXISTING_LOCK_BUG && f->kind != BM_FIND_PREEXISTING_UNENDED;
 }
 
 /*

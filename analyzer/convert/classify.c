@@ -1459,7 +1459,7 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 		s->pattern = BM_PAT_WRAPPER_PARAM;
 	if (L < 0) {
 		int other = -1, outer;
-		char *nrq = normalize_ws(p->rq);
+		char *nrq = normalize_ws(p->rq), *unended = NULL, *unended_why = NULL;
 
 		for (int n = 0; n < f->nnodes && other < 0; n++) {
 			char *callee, *a0;
@@ -1512,14 +1512,29 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 			    "same request (then they become one 2.6.25 call)",
 			    f->name, offset_line(t, f->nodes[other].start, NULL), ra, p->rq);
 			free(ra);
+		} else if (u.cls != BM_UT_UNKNOWN && u.error_expr && b.expr &&
+			   !has_side_effects(p->rq) &&
+			   unended_request_prove(cx, f, F, p->rq, &unended, &unended_why)) {
+			/* the old code never ended it: the 2.6.25 call does (see
+			 * classify_unended.c), and the old bug is its own finding */
+			s->lock = lock_at(cx, f, F, &s->lock_evidence);
+			set_new_call(s, "__blk_end_request", p->rq, u.error_expr, b.expr, NULL);
+			edit_add(s, t->path, f->nodes[F].start, f->nodes[F].end, s->replacement);
+			finding_add(cx, f, s->offset, s->file, BM_FIND_PREEXISTING_UNENDED,
+				    xstrdup(unended));
+			strlist_push_owned(&s->lock_evidence,
+					   xasprintf("preexisting_unended_request: %s", unended));
 		} else
 			site_manual(
 			    cx, si, "shape",
 			    "no end_that_request_last for '%s' follows in %s(): blkmig "
 			    "cannot see where (or whether) the request is finished, while any "
 			    "2.6.25 call finishes it when its last byte completes; decide "
-			    "whether that is intended here",
-			    p->rq, f->name);
+			    "whether that is intended here%s%s%s",
+			    p->rq, f->name, unended_why ? " (" : "", unended_why ? unended_why : "",
+			    unended_why ? ")" : "");
+		free(unended);
+		free(unended_why);
 		goto out;
 	}
 	if (has_side_effects(p->rq)) {
@@ -2002,7 +2017,8 @@ static void classify_last_only(struct ctx *cx, struct func *f, int L, size_t si,
 	struct bytes b = {0};
 	struct plan p = {0};
 	int a0 = call_arg(f, L, 0), a1 = call_arg(f, L, 1), own, before;
-	char *rq;
+	struct own_bios ob = {.call_stmt = -1, .account_stmt = -1};
+	char *rq, *own_why = NULL;
 	const char *variant;
 
 	s->pattern = BM_PAT_LAST_ONLY;
@@ -2016,7 +2032,13 @@ static void classify_last_only(struct ctx *cx, struct func *f, int L, size_t si,
 	/* (the precise check needs the whole AST; with parse errors, the text's) */
 	own = after_data_only && !f->has_errors ? bios_ended_by_driver(t, f, L, rq)
 						: driver_ends_bios(t, f, L, rq);
-	if (own >= 0) {
+	if (own >= 0 && u.cls != BM_UT_UNKNOWN && u.error_expr &&
+	    own_bios_prove(cx, f, own, L, rq, u.error_expr, &ob, &own_why)) {
+		own = -1;
+		b.expr = xasprintf("blk_rq_bytes(%s)", rq);
+		b.origin = xstrdup(ob.evidence);
+		b.whole = true;
+	} else if (own >= 0) {
 		b.why = xasprintf("the driver ends the bios itself (line %u)",
 				  offset_line(t, f->nodes[own].start, NULL));
 	} else if (type_excludes_data(t, f, L, rq)) {
@@ -2064,8 +2086,10 @@ static void classify_last_only(struct ctx *cx, struct func *f, int L, size_t si,
 			    "then calls end_that_request_last alone: 2.6.25 would end those bios "
 			    "again for a byte count and never end the request for 0 bytes; decide "
 			    "whether to drop the driver's own bio completion (and any sector "
-			    "accounting beside it) and pass blk_rq_bytes(%s)",
-			    f->name, rq, offset_line(t, f->nodes[own].start, NULL), rq, rq);
+			    "accounting beside it) and pass blk_rq_bytes(%s)%s%s",
+			    f->name, rq, offset_line(t, f->nodes[own].start, NULL), rq, rq,
+			    own_why ? "; blkmig could not prove that exact: " : "",
+			    own_why ? own_why : "");
 	} else if ((variant = contract_variant(cx, f, si, L, 0, 0))) {
 		int st = enclosing_stmt(f, L), list[512], cnt = 0, at;
 		char *written = node_text(t, &f->nodes[a0]);
@@ -2073,6 +2097,8 @@ static void classify_last_only(struct ctx *cx, struct func *f, int L, size_t si,
 		set_new_call(s, variant, written, u.error_expr, b.expr, NULL);
 		free(written);
 		edit_add(s, t->path, f->nodes[L].start, f->nodes[L].end, s->replacement);
+		/* the driver's own bio loop and sector accounting: the new call's data part */
+		own_bios_edits(s, t, f, &ob);
 		/* the final step dequeues, adds randomness and ends the tag itself:
 		 * the housekeeping right before the call goes */
 		at = st >= 0 ? siblings(f, st, list, &cnt) : -1;
@@ -2088,6 +2114,8 @@ static void classify_last_only(struct ctx *cx, struct func *f, int L, size_t si,
 			edit_remove_stmt(s, t, f, list[i]);
 		}
 	}
+	own_bios_free(&ob);
+	free(own_why);
 	free(rq);
 	uptodate_free(&u);
 	bytes_free(&b);

@@ -4,7 +4,11 @@
  *   classify_state.c     the data completion in one state of a driver's
  *                        state machine, the final step in the next state;
  *   classify_dataonly.c  data completions whose result is ignored and whose
- *                        final step runs later (another interrupt, a label).
+ *                        final step runs later (another interrupt, a label);
+ *   classify_ownbios.c   a final step after the driver's own loop ended the
+ *                        request's bios (cciss, cpqarray);
+ *   classify_unended.c   a data completion of a request the old code never
+ *                        ends (a loop over elv_next_request() that never ends).
  */
 #ifndef BLKMIG_CLASSIFY_SHAPES_H
 #define BLKMIG_CLASSIFY_SHAPES_H
@@ -45,5 +49,37 @@ char *dataonly_callback(struct ctx *cx, struct func *f, struct bm_site *s);
  * reading rq->bio in a test or through a member is no completion.
  */
 int bios_ended_by_driver(struct tunit *t, const struct func *f, int L, const char *rq);
+
+/*
+ * classify_ownbios.c: the driver's own bio completion `own` (a node found by
+ * bios_ended_by_driver) before the last-only call L of rq.  Proves that the
+ * call holding it ends every bio of rq->bio whole with the error the final
+ * step gives (last_error, its error_expr), that only its sector accounting,
+ * housekeeping, a lock or calls that cannot touch that error lie between, and
+ * fills *ob: what goes, and the evidence for the report.  False with *why
+ * (malloc'ed; NULL when the shape is not this one at all).
+ */
+struct own_bios {
+	int call_stmt;	  /* the call of the driver's loop: removed */
+	int account_stmt; /* its sector accounting, removed too, or -1 */
+	char *evidence;
+};
+bool own_bios_prove(struct ctx *cx, struct func *f, int own, int L, const char *rq,
+		    const char *last_error, struct own_bios *ob, char **why);
+/* remove what a proven *ob replaces (with a blank line of each paragraph) */
+void own_bios_edits(struct bm_site *s, const struct tunit *t, const struct func *f,
+		    const struct own_bios *ob);
+void own_bios_free(struct own_bios *ob);
+
+/*
+ * classify_unended.c: the data completion F of rq, with no final step for it
+ * in f, where rq is a local taken from elv_next_request() in the condition
+ * of a loop around F, used nowhere else, and the queue lock is held: 2.6.24
+ * never ends it (the loop never ends).  True with *evidence (malloc'ed) for
+ * the preexisting_unended_request finding; false with *why (malloc'ed, or
+ * NULL when the shape is not this one).
+ */
+bool unended_request_prove(struct ctx *cx, struct func *f, int F, const char *rq, char **evidence,
+			   char **why);
 
 #endif

@@ -70,6 +70,7 @@ const char *bm_finding_kind_name(enum bm_finding_kind k)
 	case BM_FIND_LEGACY_CALL: return "legacy_call";
 	case BM_FIND_UNLOCKED_VARIANT_WITH_LOCK: return "unlocked_variant_with_lock_held";
 	case BM_FIND_PREEXISTING_LOCK_BUG: return "preexisting_lock_bug";
+	case BM_FIND_PREEXISTING_UNENDED: return "preexisting_unended_request";
 	default: return "locked_variant_without_lock";
 	}
 }

@@ -399,6 +399,9 @@ static const char *finding_summary(enum bm_finding_kind kind)
 	case BM_FIND_PREEXISTING_LOCK_BUG:
 		return "the original already completed without the queue lock it needed (an old "
 		       "bug the conversion kept, with the same contract)";
+	case BM_FIND_PREEXISTING_UNENDED:
+		return "the original never ended a request whose data it completed (an old bug: "
+		       "its loop never ended); the 2.6.25 call ends it";
 	default: return "blk_end_request* reachable with the queue lock held (a deadlock)";
 	}
 }
@@ -410,6 +413,9 @@ static const char *finding_help(enum bm_finding_kind kind)
 	case BM_FIND_PREEXISTING_LOCK_BUG:
 		return "Take the queue lock around the completion, or switch to blk_end_request "
 		       "once no caller holds it; the conversion did not change this.";
+	case BM_FIND_PREEXISTING_UNENDED:
+		return "Check that ending the request there is what the driver meant; the "
+		       "original hung in that loop.";
 	default: return "Use the lock variant that matches the lock context.";
 	}
 }

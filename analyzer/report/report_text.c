@@ -63,7 +63,10 @@ static void file_lines(FILE *out, const struct bm_file *f, unsigned first_line)
  * made fails (error), as in the exit status. */
 static const char *finding_level(enum bm_finding_kind k)
 {
-	return k == BM_FIND_LEGACY_CALL || k == BM_FIND_PREEXISTING_LOCK_BUG ? "warning" : "error";
+	return k == BM_FIND_LEGACY_CALL || k == BM_FIND_PREEXISTING_LOCK_BUG ||
+		       k == BM_FIND_PREEXISTING_UNENDED
+		   ? "warning"
+		   : "error";
 }
 
 static int report_verify(const struct bm_run *run, FILE *out)
@@ -95,6 +98,11 @@ static int report_verify(const struct bm_run *run, FILE *out)
 		run->nfiles, run->nfindings, by_kind[BM_FIND_LEGACY_CALL],
 		by_kind[BM_FIND_LOCKED_VARIANT_WITHOUT_LOCK],
 		by_kind[BM_FIND_UNLOCKED_VARIANT_WITH_LOCK], by_kind[BM_FIND_PREEXISTING_LOCK_BUG]);
+	if (by_kind[BM_FIND_PREEXISTING_UNENDED])
+		fprintf(out,
+			"         %zu request(s) the original never ended "
+			"(preexisting_unended_request), ended by the conversion\n",
+			by_kind[BM_FIND_PREEXISTING_UNENDED]);
 	return ferror(out) ? -1 : 0;
 }
 

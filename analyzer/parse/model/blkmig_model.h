@@ -267,6 +267,7 @@ struct bio {
 #define bio_for_each_segment(bvl, bio, i) \
 	for (i = (bio)->bi_idx; (bvl = (bio)->bi_io_vec + i), i < (bio)->bi_vcnt; i++)
 void *bio_data(struct bio *bio);
+void bio_endio(struct bio *bio, int error); /* 2.6.24: the whole bio, error 0 or -errno */
 void *page_address(struct page *page);
 void *kmap(struct page *page);
 void kunmap(struct page *page);
@@ -374,7 +375,14 @@ struct block_device_operations {
 	struct module *owner;
 };
 
+/* per-disk statistics: the macros name a field, as 2.6.24's do */
+struct disk_stats {
+	unsigned long sectors[2], ios[2], merges[2], ticks[2];
+	unsigned long io_ticks, time_in_queue;
+};
+
 struct gendisk {
+	struct disk_stats dkstats;
 	int major;
 	int first_minor;
 	int minors;
@@ -439,7 +447,9 @@ void set_capacity(struct gendisk *disk, sector_t size);
 sector_t get_capacity(struct gendisk *disk);
 void set_disk_ro(struct gendisk *disk, int flag);
 void add_disk_randomness(struct gendisk *disk);
-void disk_stat_inc(struct gendisk *disk, int field);
+#define disk_stat_add(gendiskp, field, addnd) ((gendiskp)->dkstats.field += (addnd))
+#define disk_stat_inc(gendiskp, field) disk_stat_add(gendiskp, field, 1)
+#define disk_stat_read(gendiskp, field) ((gendiskp)->dkstats.field)
 
 /* the 2.6.24 completion API */
 int end_that_request_first(struct request *rq, int uptodate, int nr_sectors);
