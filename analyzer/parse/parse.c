@@ -581,13 +581,36 @@ static void note_inclusion(CXFile inc, CXSourceLocation *stack, unsigned n, CXCl
 	clang_disposeString(name);
 }
 
+/* clang_getInclusions visitor: is the model header among the files included? */
+struct model_probe {
+	const char *path;
+	bool found;
+};
+
+static void find_model(CXFile inc, CXSourceLocation *stack, unsigned n, CXClientData data)
+{
+	struct model_probe *mp = data;
+	CXString name = clang_getFileName(inc);
+
+	(void)stack;
+	(void)n;
+	if (!mp->found && clang_getCString(name) && !strcmp(clang_getCString(name), mp->path))
+		mp->found = true;
+	clang_disposeString(name);
+}
+
 /* What every loaded T->tu gives: its main file, whether the model was used. */
 static void load_tu_facts(struct parse_env *env, struct bm_file *file, struct tunit *t)
 {
 	char mpath[PATH_MAX];
+	struct model_probe mp = {mpath, false};
 
 	snprintf(mpath, sizeof(mpath), "%s/blkmig_model.h", env->modeldir);
-	file->used_model = env->model_mode || clang_getFile(t->tu, mpath) != NULL;
+	/* clang_getFile() would stat the model on disk and find it whether the parse
+	 * included it or not: ask which files the parse really included */
+	if (!env->model_mode)
+		clang_getInclusions(t->tu, find_model, &mp);
+	file->used_model = env->model_mode || mp.found;
 	t->cxfile = main_file(t->tu, file->path);
 	if (bm_input_hook) /* every header is an input of a cached result (cli/cache.c) */
 		clang_getInclusions(t->tu, note_inclusion, NULL);

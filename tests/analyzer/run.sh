@@ -210,6 +210,19 @@ EOT
 grep -q 'reason=unparsed' "$tmp/o1" && grep -q ' auto ' "$tmp/o2" && pass compdb-flags-used ||
 	fail compdb-flags-used "without: $(cat "$tmp/o1") with: $(cat "$tmp/o2")"
 expect compdb-missing 2 "$B" scan -p "$tmp/empty" "$tmp/db/dbcase.c"
+# used_model says whether blkmig's model headers stood in for a header: with every header
+# found on the user's own paths it is false (it was always true outside model mode once)
+mkdir -p "$tmp/own/linux"
+printf 'struct request { int errors; };\nvoid end_request(struct request *rq, int u);\n' \
+	>"$tmp/own/linux/blkdev.h"
+printf '#include <linux/blkdev.h>\nvoid own_done(struct request *rq) { end_request(rq, 1); }\n' \
+	>"$tmp/own/owncase.c"
+"$B" scan -q --format json -I "$tmp/own" "$tmp/own/owncase.c" >"$tmp/o3"
+printf '#include <linux/genhd.h>\n' | cat - "$tmp/own/owncase.c" >"$tmp/own/owncase2.c"
+"$B" scan -q --format json -I "$tmp/own" "$tmp/own/owncase2.c" >"$tmp/o4"
+grep -q '"used_model": false' "$tmp/o3" && grep -q '"used_model": true' "$tmp/o4" &&
+	pass used-model-only-when-included ||
+	fail used-model-only-when-included "own headers: $(grep -o '"used_model": [a-z]*' "$tmp/o3"), missing one: $(grep -o '"used_model": [a-z]*' "$tmp/o4")"
 # an unconfigured old tree: include/linux without blkdev.h, include/asm-x86 but no include/asm
 kt=$tmp/tree; mkdir -p "$kt/include/linux" "$kt/include/asm-x86" "$kt/drivers/block"
 printf '#ifndef KT_TYPES\n#define KT_TYPES\ntypedef unsigned int kt_u32;\n#endif\n' >"$kt/include/linux/kt_types.h"

@@ -112,6 +112,42 @@ PY
 	else fail compile/converted-files-compile-for-2.6.25 "$(grep -v '^OK \|^SKIP ' "$W/compile.txt" | head -n 20)"; fi
 fi
 
+# ---- scan -p with a compile_commands.json made for the tree --------------------------
+# For every file with legacy calls that compiles on x86_64 (compile-check's OK lines), a
+# compilation database from kbuild's own flags; `blkmig scan -p` on the pristine tree must
+# parse each file without an error and find the sites the whole-tree run found there.
+compile_db() {
+	local ok
+	ok=$(sed -n 's/^OK \([^ ]*\).*/\1/p' "$W/compile.txt")
+	[ -n "$ok" ] || { echo "no file compiled OK: nothing to try"; return 1; }
+	mkdir -p "$W/cdb"
+	# shellcheck disable=SC2086
+	"$HERE/compile-db.py" "$KBUILD" $ok >"$W/cdb/compile_commands.json" || return 1
+	# shellcheck disable=SC2086
+	(cd "$KBUILD" && "$BLKMIG" scan -p "$W/cdb" -o "$W/cdb/scan.json" --format json $ok \
+		>/dev/null 2>"$W/cdb/scan.err")
+	local rc=$?
+	[ $rc -le 1 ] || { echo "scan -p exit $rc: $(tail -n 5 "$W/cdb/scan.err")"; return 1; }
+	python3 - "$W/cdb/scan.json" "$W/rep/report.json" $ok <<'PY'
+import json, sys
+scan, whole, files = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), set(sys.argv[3:])
+bad = ['%s: parse %s%s' % (f['path'], f['parse']['status'],
+                           ' (model headers, not the database)' if f['parse']['used_model'] else '')
+       for f in scan['files'] if f['path'] in files
+       and (f['parse']['status'] != 'ok' or f['parse']['used_model'])]
+key = lambda s, strip: (s['file'][len(strip):], s['line'], s['column'], s['call'])
+got = {key(s, '') for s in scan['sites']}
+want = {key(s, 'tree/') for s in whole['sites'] if s['file'][len('tree/'):] in files}
+bad += ['only in the whole-tree run: %s:%d:%d %s' % k for k in sorted(want - got)]
+bad += ['only in scan -p: %s:%d:%d %s' % k for k in sorted(got - want)]
+print('\n'.join(bad[:20]) if bad else 'scan -p: %d files, %d sites' % (len(files), len(got)))
+sys.exit(1 if bad or not got else 0)
+PY
+}
+if [ -n "${changed_c:-}" ] && [ -s "$W/compile.txt" ]; then
+	check scan-p/compile-db-parses-and-finds-every-site compile_db
+fi
+
 # ---- blkmig verify on the converted files: nothing introduced ------------------------
 # Each converted file is verified against its original (verify --original): a lock
 # problem the original already had is a preexisting_lock_bug warning; any other finding
