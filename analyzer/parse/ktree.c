@@ -978,8 +978,7 @@ static void makefile_includes(struct ktree *kt, const char *dir, const char *bas
 				path = NULL;
 			if (path && is_dir(path))
 				strlist_push_owned(a, xasprintf("-I%s", path));
-			else
-				free(path);
+			free(path);
 			free(val);
 		}
 	}
