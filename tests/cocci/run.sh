@@ -32,6 +32,17 @@ CFLAGS=(-fsyntax-only -std=gnu99 -Wall -Werror -Wno-unused-variable
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+# Under the sanitize suite (SANITIZE_RUN=1, BLKMIG the ASan+UBSan build) only the part
+# that runs blkmig is rerun: the real tree's cross-check, `blkmig migrate` on the whole
+# tree (tests/sanitize/README.md); the golden cases run spatch alone.
+if [ -n "${SANITIZE_RUN:-}" ]; then
+	# build/asan/blkmig does not find the checkout's cocci/ beside itself
+	export BLKMIG_COCCI_DIR=${BLKMIG_COCCI_DIR:-$top/cocci}
+	. "$here/realtree.sh"
+	finish
+	exit
+fi
+
 # --- SmPL lint: the patch parses, and the lint does fail on an SmPL error.
 check lint-parse-cocci "$SPATCH" --parse-cocci "$SP"
 sed 's/^@has_legacy@$/@has_legacy/' "$SP" > "$tmp/broken.cocci"

@@ -2,12 +2,12 @@
 # tests/sanitize/run.sh — the sanitize suite.
 #
 # Builds blkmig and the migrate test drivers with AddressSanitizer + UBSan
-# (make SANITIZE=1, into build/asan), reruns the analyzer and migrate suites' runners
-# with those binaries, and fails on any sanitizer report.  Reports go to files
+# (make SANITIZE=1, into build/asan), reruns the analyzer, migrate and cocci suites'
+# runners with those binaries, and fails on any sanitizer report.  Reports go to files
 # (log_path), so one from a parse child or from a run whose exit status a test
-# expects to be non-zero is still caught.  The cocci suite runs only spatch and
-# python, no blkmig binary, so it is not rerun here.  SANITIZE_RUN=1 tells the runners
-# to skip what only re-measures the same thing (README.md).
+# expects to be non-zero is still caught.  Of the cocci suite only the real tree's part
+# reruns: its cross-check runs blkmig migrate on the whole 2.6.24 tree.  SANITIZE_RUN=1
+# tells the runners to skip what only re-measures the same thing (README.md).
 #
 # Each rerun test is reported as sanitize/SUITE/NAME; sanitize/canary proves that the
 # report files are really written (a deliberate overflow built with the same flags).
@@ -18,7 +18,7 @@ SUITE=sanitize
 . "$TOP/tests/lib/testlib.sh"
 MAKE=${MAKE:-make}
 RESULTS=$(cd "$RESULTS" && pwd) # the suites rerun below change directory
-SUITES=${SANITIZE_SUITES:-analyzer migrate}
+SUITES=${SANITIZE_SUITES:-analyzer migrate cocci}
 work=$RESULTS/sanitize-work
 reports=$work/reports
 rm -rf "$work"
