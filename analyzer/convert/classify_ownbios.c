@@ -314,13 +314,13 @@ static bool private_local_var(struct tunit *t, const struct func *f, const char 
 	bool decl = false, taken = false;
 
 	for (int n = 0; n < f->nnodes && !decl; n++) {
-		CXString sp;
+		char *sp;
 
 		if (f->nodes[n].kind != CXCursor_VarDecl)
 			continue;
-		sp = clang_getCursorSpelling(f->nodes[n].c);
-		decl = !strcmp(clang_getCString(sp), name);
-		clang_disposeString(sp);
+		sp = node_callee(f, n); /* any cursor's spelling */
+		decl = !strcmp(sp, name);
+		free(sp);
 	}
 	toks_of(t->src + f->start, f->end - f->start, &all);
 	for (int i = 0; i + 1 < all.n && !taken; i++)
@@ -372,39 +372,13 @@ static void own_bios_reset(struct own_bios *ob)
 	ob->call_stmt = ob->account_stmt = -1;
 }
 
-/* the length of the blank line at off (spaces, tabs, CR, then LF), or 0 */
-static size_t blank_line_at(const struct tunit *t, size_t off)
-{
-	size_t q = off;
-
-	while (q < t->len && (t->src[q] == ' ' || t->src[q] == '\t' || t->src[q] == '\r'))
-		q++;
-	return q < t->len && t->src[q] == '\n' ? q + 1 - off : 0;
-}
-
-/* remove st's lines, and the blank line after them when one comes before too */
-static void remove_paragraph(struct bm_site *s, const struct tunit *t, const struct func *f, int st)
-{
-	size_t a, b, prev;
-
-	stmt_line_range(t, f->nodes[st].start, stmt_end(t, f, st), &a, &b);
-	if (a > 0 && t->src[a - 1] == '\n' && b > a && t->src[b - 1] == '\n') {
-		prev = a - 1;
-		while (prev > 0 && t->src[prev - 1] != '\n')
-			prev--;
-		if (blank_line_at(t, prev) == a - prev)
-			b += blank_line_at(t, b);
-	}
-	edit_add(s, t->path, a, b, "");
-}
-
 void own_bios_edits(struct bm_site *s, const struct tunit *t, const struct func *f,
 		    const struct own_bios *ob)
 {
 	if (ob->call_stmt >= 0)
-		remove_paragraph(s, t, f, ob->call_stmt);
+		edit_remove_stmt_paragraph(s, t, f, ob->call_stmt);
 	if (ob->account_stmt >= 0)
-		remove_paragraph(s, t, f, ob->account_stmt);
+		edit_remove_stmt_paragraph(s, t, f, ob->account_stmt);
 }
 
 void own_bios_free(struct own_bios *ob)

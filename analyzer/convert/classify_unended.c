@@ -31,12 +31,13 @@ static bool is_data_completion(const char *name)
 	return !strcmp(name, "end_that_request_chunk") || !strcmp(name, "end_that_request_first");
 }
 
+/* node n's cursor spells NAME (node_callee gives any cursor's spelling) */
 static bool names(const struct func *f, int n, const char *name)
 {
-	CXString sp = clang_getCursorSpelling(f->nodes[n].c);
-	bool r = !strcmp(clang_getCString(sp), name);
+	char *sp = node_callee(f, n);
+	bool r = !strcmp(sp, name);
 
-	clang_disposeString(sp);
+	free(sp);
 	return r;
 }
 

@@ -84,6 +84,36 @@ void edit_remove_stmt(struct bm_site *s, const struct tunit *t, const struct fun
 	edit_add(s, t->path, a, b, "");
 }
 
+/* the length of the blank line at off (spaces, tabs, CR, then LF), or 0 */
+static size_t blank_line_at(const struct tunit *t, size_t off)
+{
+	size_t q = off;
+
+	while (q < t->len && (t->src[q] == ' ' || t->src[q] == '\t' || t->src[q] == '\r'))
+		q++;
+	return q < t->len && t->src[q] == '\n' ? q + 1 - off : 0;
+}
+
+/*
+ * edit_remove_stmt, and the blank line after the statement when one comes
+ * before it too: a paragraph that goes leaves no double blank line.
+ */
+void edit_remove_stmt_paragraph(struct bm_site *s, const struct tunit *t, const struct func *f,
+				int st)
+{
+	size_t a, b, prev;
+
+	stmt_line_range(t, f->nodes[st].start, stmt_end(t, f, st), &a, &b);
+	if (a > 0 && t->src[a - 1] == '\n' && b > a && t->src[b - 1] == '\n') {
+		prev = a - 1;
+		while (prev > 0 && t->src[prev - 1] != '\n')
+			prev--;
+		if (blank_line_at(t, prev) == a - prev)
+			b += blank_line_at(t, b);
+	}
+	edit_add(s, t->path, a, b, "");
+}
+
 static size_t line_start(const struct tunit *t, size_t off)
 {
 	while (off > 0 && t->src[off - 1] != '\n')

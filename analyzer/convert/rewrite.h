@@ -13,6 +13,8 @@ void stmt_line_range(const struct tunit *t, size_t start, size_t end, size_t *a,
 char *line_indent(const struct tunit *t, size_t off);
 void edit_add(struct bm_site *s, const char *file, size_t start, size_t end, const char *text);
 void edit_remove_stmt(struct bm_site *s, const struct tunit *t, const struct func *f, int stmt);
+void edit_remove_stmt_paragraph(struct bm_site *s, const struct tunit *t, const struct func *f,
+				int stmt);
 void site_before_after(struct bm_site *s, const struct tunit *t);
 bool word_in(const char *hay, size_t len, const char *word);
 char *normalize_ws(const char *s);
