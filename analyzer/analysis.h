@@ -10,6 +10,7 @@
 #include <clang-c/Index.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "util.h"
 
@@ -46,6 +47,8 @@ struct tunit {
 	char *clean;	     /* src with comments and literals blanked (same offsets) */
 	size_t *line_starts; /* offset of each line (offset_line(), built on first use) */
 	size_t nlines, lines_cap;
+	double analysis_s; /* analysis time charged to the file (budget.c) */
+	bool over_time;	   /* ... past --timeout: analysed no further */
 };
 
 struct node {
@@ -112,6 +115,9 @@ struct ctx {
 	struct bm_strlist mstore_member; /* member NAME = function ... */
 	long *mstore_func;		 /* ... of each store */
 	size_t nmstore_func, mstore_cap;
+	/* the calls (then mcalls, numbered on) of each function in order: the first's
+	 * index by callee, then the next's by call, -1 at the end (callgraph.c) */
+	long *callee_head, *callee_next;
 	struct bm_strlist open_members; /* members called in files not parsed */
 	struct bm_strlist open_names;	/* functions named in files not parsed */
 	/* name and USR indexes over funcs (facts.c): bucket heads, chains */
@@ -190,6 +196,13 @@ char *lock_call_between(struct ctx *cx, const struct func *f, size_t a, size_t b
 
 /* ---- classify.c / verify.c ----------------------------------------------- */
 void classify_all(struct ctx *cx);
+
+/* ---- budget.c: the per-file time limit of the analysis ------------------- */
+void budget_start(struct timespec *t);
+/* charge the time since *since to file ti; true if it is over --timeout now */
+bool budget_charge(struct ctx *cx, size_t ti, const struct timespec *since);
+void budget_unseen_callers(struct ctx *cx);
+void budget_apply(struct ctx *cx);
 void verify_all(struct ctx *cx);
 /* append a finding of f at source offset off of file (msg is taken) */
 void finding_add(struct ctx *cx, struct func *f, size_t off, const char *file,

@@ -372,6 +372,14 @@ static int make_copies(struct mig *m)
 		if (f->status == BM_PARSE_FAILED)
 			leave_untouched(c, "unparsed",
 					f->reason ? f->reason : "the file could not be parsed");
+		for (size_t k = 0; k < m->inv.nsites && !c->problem; k++) {
+			const struct bm_site *s = &m->inv.sites[k];
+
+			/* the analysis passed --timeout on the file (budget.c) */
+			if (s->reason_code && !strcmp(s->reason_code, "timeout") &&
+			    !strcmp(s->file, f->path))
+				leave_untouched(c, "timeout", s->reason_text);
+		}
 		m->nc++;
 	}
 	return 0;
@@ -1431,6 +1439,9 @@ static bool cacheable(const struct mig *m)
 {
 	if (m->inv.io_errors || m->spatch_failed)
 		return false;
+	for (size_t i = 0; i < m->inv.nsites; i++) /* spatch's or the analysis' limit */
+		if (m->inv.sites[i].reason_code && !strcmp(m->inv.sites[i].reason_code, "timeout"))
+			return false;
 	for (size_t i = 0; i < m->inv.nfiles; i++)
 		if (m->inv.files[i].status == BM_PARSE_FAILED && m->inv.files[i].reason &&
 		    strcmp(m->inv.files[i].reason, "binary data, not C source"))

@@ -2178,9 +2178,11 @@ static void classify_func(struct ctx *cx, size_t fi)
 	for (int i = 0; i < ncalls; i++) {
 		char *name, *rq;
 		int L = -1;
+		struct timespec started;
 
-		if (sites[i] < 0)
+		if (sites[i] < 0 || t->over_time)
 			continue;
+		budget_start(&started);
 		name = node_callee(f, calls[i]);
 		if (!is_first(name)) {
 			free(name);
@@ -2219,13 +2221,16 @@ static void classify_func(struct ctx *cx, size_t fi)
 			      L >= 0 ? sites[L] : -1);
 		free(rq);
 		free(name);
+		budget_charge(cx, f->tu, &started);
 	}
 	for (int i = 0; i < ncalls; i++) {
 		char *name;
 		struct bm_site *s;
+		struct timespec started;
 
-		if (sites[i] < 0)
+		if (sites[i] < 0 || t->over_time)
 			continue;
+		budget_start(&started);
 		name = node_callee(f, calls[i]);
 		s = &cx->run->sites[sites[i]];
 		if (is_end_request(name)) {
@@ -2254,21 +2259,55 @@ static void classify_func(struct ctx *cx, size_t fi)
 			}
 		}
 		free(name);
+		budget_charge(cx, f->tu, &started);
 	}
 	free(calls);
 	free(sites);
 	free(paired);
 }
 
-static size_t func_at(struct ctx *cx, size_t tu, size_t off, bool *found)
+/* The functions of one file by start offset (C has no nested functions: at most one
+ * contains an offset). */
+struct file_funcs {
+	struct ctx *cx;
+	size_t *v, n;
+};
+
+static int func_start_cmp(const void *a, const void *b, void *arg)
 {
+	const struct ctx *cx = arg;
+	size_t x = cx->funcs[*(const size_t *)a].start, y = cx->funcs[*(const size_t *)b].start;
+
+	return x < y ? -1 : x > y;
+}
+
+static void file_funcs_init(struct file_funcs *ff, struct ctx *cx, size_t tu)
+{
+	ff->cx = cx;
+	ff->n = 0;
+	ff->v = xmalloc((cx->nfuncs + 1) * sizeof(*ff->v));
 	for (size_t i = 0; i < cx->nfuncs; i++)
-		if (cx->funcs[i].tu == tu && off >= cx->funcs[i].start && off < cx->funcs[i].end) {
-			*found = true;
-			return i;
-		}
-	*found = false;
-	return 0;
+		if (cx->funcs[i].tu == tu)
+			ff->v[ff->n++] = i;
+	if (ff->n > 1)
+		qsort_r(ff->v, ff->n, sizeof(*ff->v), func_start_cmp, cx);
+}
+
+/* The function of the file containing off (binary search). */
+static size_t func_at(const struct file_funcs *ff, size_t off, bool *found)
+{
+	size_t lo = 0, hi = ff->n; /* the first function starting after off */
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ff->cx->funcs[ff->v[mid]].start <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*found = lo > 0 && off < ff->cx->funcs[ff->v[lo - 1]].end;
+	return *found ? ff->v[lo - 1] : 0;
 }
 
 /*
@@ -2322,6 +2361,9 @@ static void token_fallback(struct ctx *cx)
 				known[nknown++] = cx->run->sites[k].offset;
 		if (nknown > 1)
 			qsort(known, nknown, sizeof(*known), offset_cmp);
+		struct file_funcs ff;
+
+		file_funcs_init(&ff, cx, ti);
 		for (size_t h = 0; h < t->nhits; h++) {
 			struct bm_hit *hit = &t->hits[h];
 			bool infn;
@@ -2338,7 +2380,7 @@ static void token_fallback(struct ctx *cx)
 			size_t si = site_alloc(cx);
 			struct bm_site *s = &cx->run->sites[si];
 
-			fi = func_at(cx, ti, hit->offset, &infn);
+			fi = func_at(&ff, hit->offset, &infn);
 			s->file = xstrdup(t->path);
 			s->offset = hit->offset;
 			s->end_offset = hit->end;
@@ -2395,6 +2437,7 @@ static void token_fallback(struct ctx *cx)
 					    hit->name);
 		}
 		free(known);
+		free(ff.v);
 	}
 }
 
@@ -2443,6 +2486,7 @@ void classify_all(struct ctx *cx)
 							: xstrdup("");
 	}
 	token_fallback(cx);
+	budget_apply(cx);
 	for (size_t i = 0; i < cx->run->nsites; i++) {
 		struct bm_site *s = &cx->run->sites[i];
 

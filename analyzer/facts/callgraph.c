@@ -74,7 +74,32 @@ void callgraph_resolve(struct ctx *cx)
 		}
 	}
 	free(next);
-	/* evidence */
+	/* each function's calls in order, chained by callee (cx->callee_head): the
+	 * evidence and lock_callers_not_held walk a function's callers, not every call */
+	size_t nall = cx->ncalls + cx->nmcalls;
+	long *head = xmalloc((cx->nfuncs + 1) * sizeof(long));
+	long *tail = xmalloc((cx->nfuncs + 1) * sizeof(long));
+	long *chain = xmalloc((nall + 1) * sizeof(long));
+
+	free(cx->callee_head);
+	free(cx->callee_next);
+	cx->callee_head = head;
+	cx->callee_next = chain;
+
+	for (size_t i = 0; i < cx->nfuncs; i++)
+		head[i] = tail[i] = -1;
+	for (size_t k = 0; k < nall; k++) {
+		struct call *c = k < cx->ncalls ? &cx->calls[k] : &cx->mcalls[k - cx->ncalls];
+
+		chain[k] = -1;
+		if (c->callee < 0)
+			continue;
+		if (tail[c->callee] < 0)
+			head[c->callee] = (long)k;
+		else
+			chain[tail[c->callee]] = (long)k;
+		tail[c->callee] = (long)k;
+	}
 	for (size_t i = 0; i < cx->nfuncs; i++) {
 		struct func *f = &cx->funcs[i];
 		unsigned held = 0, not = 0, unk = 0;
@@ -91,7 +116,8 @@ void callgraph_resolve(struct ctx *cx)
 						      f->name, f->addr_evidence);
 			continue;
 		}
-		for (size_t k = 0; k < cx->ncalls + cx->nmcalls; k++) {
+		for (long kl = head[i]; kl >= 0; kl = chain[kl]) {
+			size_t k = (size_t)kl;
 			struct call *c =
 			    k < cx->ncalls ? &cx->calls[k] : &cx->mcalls[k - cx->ncalls];
 			struct func *caller = &cx->funcs[c->func];
@@ -135,6 +161,7 @@ void callgraph_resolve(struct ctx *cx)
 		free(first_held);
 		free(first_not);
 	}
+	free(tail);
 }
 
 enum bm_lock_state lock_at(struct ctx *cx, struct func *f, int n, struct bm_strlist *ev)

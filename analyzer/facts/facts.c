@@ -337,6 +337,8 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
 	bool macro;
 
 	(void)parent;
+	if (t->over_time)
+		return CXChildVisit_Break;
 	if (clang_getCursorKind(c) != CXCursor_FunctionDecl || !clang_isCursorDefinition(c))
 		return CXChildVisit_Continue;
 	loc_offset(clang_getCursorLocation(c), &file);
@@ -346,6 +348,9 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
 		return CXChildVisit_Continue;
 	struct func *f = vec_push(cx->funcs, cx->nfuncs, cx->funcs_cap);
 	CXString name = clang_getCursorSpelling(c);
+	struct timespec started;
+
+	budget_start(&started);
 
 	memset(f, 0, sizeof(*f));
 	f->tu = ti;
@@ -371,6 +376,7 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
 	}
 	ast_build_func(cx, ti, c, f);
 	f->has_errors = range_has_error(t, start, end);
+	budget_charge(cx, ti, &started);
 	return CXChildVisit_Continue;
 }
 
@@ -608,6 +614,9 @@ void facts_free(struct ctx *cx)
 	free(cx->next_name);
 	free(cx->next_usr);
 	cx->by_name = cx->by_usr = cx->next_name = cx->next_usr = NULL;
+	free(cx->callee_head);
+	free(cx->callee_next);
+	cx->callee_head = cx->callee_next = NULL;
 	cx->nbuckets = 0;
 }
 
@@ -672,5 +681,6 @@ void facts_collect(struct ctx *cx)
 	}
 	ast_registrations(cx);
 	member_callers(cx);
+	budget_unseen_callers(cx);
 	queue_lock_parameters(cx);
 }

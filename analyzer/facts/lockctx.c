@@ -370,11 +370,15 @@ int lock_callers_not_held(struct ctx *cx, struct func *f, struct bm_strlist *whe
 
 	if (f->role != ROLE_NONE || f->addr_taken)
 		return -1;
-	for (size_t k = 0; k < cx->ncalls; k++) {
+	for (long kl = cx->callee_head ? cx->callee_head[fi] : -1; kl >= 0;
+	     kl = cx->callee_next[kl]) {
+		size_t k = (size_t)kl;
 		struct call *c = &cx->calls[k];
 		struct func *caller;
 		enum lk v;
 
+		if (k >= cx->ncalls) /* (the member calls follow the direct ones) */
+			break;
 		if (c->callee != fi)
 			continue;
 		caller = &cx->funcs[c->func];

@@ -23,9 +23,12 @@
 
 struct name_set {
 	const char **slot;
-	unsigned char *kind; /* TREE_NAME | TREE_MEMBER */
+	unsigned char *kind; /* TREE_NAME | TREE_MEMBER, and in tree_scan FOUND_* */
 	size_t cap;
 };
+
+/* tree_scan: the name was found already as a name, as a member */
+enum { FOUND_NAME = 8, FOUND_MEMBER = 16 };
 
 static size_t hash_n(const char *s, size_t n)
 {
@@ -46,16 +49,26 @@ static void set_add(struct name_set *set, const char *name, unsigned char kind)
 	set->kind[i] |= kind;
 }
 
-static unsigned char set_kind(const struct name_set *set, const char *s, size_t n)
+/* The kind of s[0..n) in the set, 0 if absent; *at: its slot. */
+static unsigned char set_find(const struct name_set *set, const char *s, size_t n, size_t *at)
 {
 	size_t i = hash_n(s, n) % set->cap;
 
 	while (set->slot[i]) {
-		if (strlen(set->slot[i]) == n && !memcmp(set->slot[i], s, n))
+		if (strlen(set->slot[i]) == n && !memcmp(set->slot[i], s, n)) {
+			*at = i;
 			return set->kind[i];
+		}
 		i = (i + 1) % set->cap;
 	}
 	return 0;
+}
+
+static unsigned char set_kind(const struct name_set *set, const char *s, size_t n)
+{
+	size_t at;
+
+	return set_find(set, s, n, &at);
 }
 
 static bool ident(int c)
@@ -107,7 +120,8 @@ unsigned tree_scan(const char *s, size_t len, const struct bm_strlist *names,
 
 		while (e < len && ident((unsigned char)s[e]))
 			e++;
-		unsigned char k = set_kind(&set, s + p, e - p);
+		size_t at = 0;
+		unsigned char k = set_find(&set, s + p, e - p, &at);
 
 		if (k & TREE_REGISTERS)
 			what |= TREE_REGISTERS;
@@ -115,13 +129,15 @@ unsigned tree_scan(const char *s, size_t len, const struct bm_strlist *names,
 			bool as_member = !(k & TREE_NAME);
 
 			what |= as_member ? TREE_MEMBER : TREE_NAME;
-			if (found) {
-				char *key = xasprintf("%c:%.*s", as_member ? 'm' : 'f',
-						      (int)(e - p), s + p);
+			/* each key once, in the order first met (a bit in the set, not a
+			 * search of the list: a file may name thousands) */
+			unsigned char once = as_member ? FOUND_MEMBER : FOUND_NAME;
 
-				if (!strlist_has(found, key))
-					strlist_push(found, key);
-				free(key);
+			if (found && !(set.kind[at] & once)) {
+				set.kind[at] |= once;
+				strlist_push_owned(found,
+						   xasprintf("%c:%.*s", as_member ? 'm' : 'f',
+							     (int)(e - p), s + p));
 			}
 		}
 		p = e;
@@ -182,18 +198,52 @@ void tree_wanted(struct ctx *cx, struct bm_strlist *names, struct bm_strlist *me
 			changed = true;
 		}
 	}
+	/* what is in each list already, by hash (a list may grow to every function) */
+	struct name_set have;
+
+	have.cap = (names->n + members->n + cx->nfuncs + cx->mstore_member.n) * 2 + 1;
+	have.slot = xcalloc(have.cap, sizeof(*have.slot));
+	have.kind = xcalloc(have.cap, 1);
+	for (size_t i = 0; i < names->n; i++)
+		set_add(&have, names->v[i], TREE_NAME);
+	for (size_t i = 0; i < members->n; i++)
+		set_add(&have, members->v[i], TREE_MEMBER);
+	/* the stores of each function: mstore_func is in store order, not by function */
+	long *store_head = xmalloc((cx->nfuncs + 1) * sizeof(long));
+	long *store_next = xmalloc((cx->mstore_member.n + 1) * sizeof(long));
+
+	for (size_t i = 0; i < cx->nfuncs; i++)
+		store_head[i] = -1;
+	for (size_t k = cx->mstore_member.n; k-- > 0;) {
+		store_next[k] = -1;
+		if (cx->mstore_func[k] >= 0) {
+			store_next[k] = store_head[cx->mstore_func[k]];
+			store_head[cx->mstore_func[k]] = (long)k;
+		}
+	}
 	for (size_t i = 0; i < cx->nfuncs; i++) {
 		struct func *f = &cx->funcs[i];
 
 		if (!matter[i] || f->role != ROLE_NONE)
 			continue;
 		if (!f->is_static && strcmp(f->name, "init_module") &&
-		    strcmp(f->name, "cleanup_module") && !strlist_has(names, f->name))
+		    strcmp(f->name, "cleanup_module") &&
+		    !(set_kind(&have, f->name, strlen(f->name)) & TREE_NAME)) {
 			strlist_push(names, f->name);
-		for (size_t k = 0; k < cx->mstore_member.n; k++)
-			if (cx->mstore_func[k] == (long)i &&
-			    !strlist_has(members, cx->mstore_member.v[k]))
-				strlist_push(members, cx->mstore_member.v[k]);
+			set_add(&have, names->v[names->n - 1], TREE_NAME);
+		}
+		for (long k = store_head[i]; k >= 0; k = store_next[k]) {
+			const char *m = cx->mstore_member.v[k];
+
+			if (set_kind(&have, m, strlen(m)) & TREE_MEMBER)
+				continue;
+			strlist_push(members, m);
+			set_add(&have, members->v[members->n - 1], TREE_MEMBER);
+		}
 	}
+	free(have.slot);
+	free(have.kind);
+	free(store_head);
+	free(store_next);
 	free(matter);
 }

@@ -16,7 +16,7 @@ enum {
 /*
  * One pass over the identifiers of s: what of the above it holds.  The
  * names it mentions ("f:NAME") and the members it calls through
- * ("m:NAME") are added to found (if not NULL).
+ * ("m:NAME") are added to found (if not NULL; given empty), each once.
  */
 unsigned tree_scan(const char *s, size_t len, const struct bm_strlist *names,
 		   const struct bm_strlist *members, struct bm_strlist *found);

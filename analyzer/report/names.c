@@ -100,6 +100,8 @@ static const struct {
      "spatch converted a site the analyzer holds unsafe; the file is left untouched"},
     {"partial_file",
      "other legacy calls of the file need a human; the file is left whole, never half converted"},
+    {"timeout",
+     "the file's analysis or spatch's run on it took longer than --timeout; left untouched"},
 };
 
 /* The i-th reason code of the catalogue above (NULL past the end), for writers that list

@@ -86,6 +86,8 @@ static const char *reason_help(const char *code)
 	    {"partial_file", "Other legacy calls of this file need a human: the file was left as "
 			     "it was, so it never mixes the 2.6.24 and 2.6.25 APIs; resolve the "
 			     "sites the message names, then run again."},
+	    {"timeout", "The file's analysis or spatch's run on it took longer than --timeout: "
+			"it was left as it was; run it alone with a larger --timeout."},
 	};
 
 	for (size_t i = 0; i < sizeof(h) / sizeof(h[0]); i++)
