@@ -10,9 +10,11 @@
 
 size_t loc_offset(CXSourceLocation loc, CXFile *file)
 {
-	unsigned line, col, off;
+	unsigned off;
 
-	clang_getExpansionLocation(loc, file, &line, &col, &off);
+	/* no line or column: those make libclang read the file the location is in and
+	 * index its lines, for every header a top-level declaration comes from */
+	clang_getExpansionLocation(loc, file, NULL, NULL, &off);
 	return off;
 }
 
