@@ -196,6 +196,10 @@ char *lock_call_between(struct ctx *cx, const struct func *f, size_t a, size_t b
 
 /* ---- classify.c / verify.c ----------------------------------------------- */
 void classify_all(struct ctx *cx);
+void verify_all(struct ctx *cx);
+/* append a finding of f at source offset off of file (msg is taken) */
+void finding_add(struct ctx *cx, struct func *f, size_t off, const char *file,
+		 enum bm_finding_kind kind, char *msg);
 
 /* ---- budget.c: the per-file time limit of the analysis ------------------- */
 void budget_start(struct timespec *t);
@@ -203,10 +207,6 @@ void budget_start(struct timespec *t);
 bool budget_charge(struct ctx *cx, size_t ti, const struct timespec *since);
 void budget_unseen_callers(struct ctx *cx);
 void budget_apply(struct ctx *cx);
-void verify_all(struct ctx *cx);
-/* append a finding of f at source offset off of file (msg is taken) */
-void finding_add(struct ctx *cx, struct func *f, size_t off, const char *file,
-		 enum bm_finding_kind kind, char *msg);
 
 /* ---- localvar.c: local uptodate variables become `error` ------------------- */
 void locals_rename(struct ctx *cx);
