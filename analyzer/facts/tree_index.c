@@ -49,6 +49,19 @@ static void set_add(struct name_set *set, const char *name, unsigned char kind)
 	set->kind[i] |= kind;
 }
 
+/* A set of the names (TREE_NAME) and members (TREE_MEMBER), with room for `more`. */
+static void set_init(struct name_set *set, const struct bm_strlist *names,
+		     const struct bm_strlist *members, size_t more)
+{
+	set->cap = (names->n + members->n + more) * 2 + 1;
+	set->slot = xcalloc(set->cap, sizeof(*set->slot));
+	set->kind = xcalloc(set->cap, 1);
+	for (size_t i = 0; i < names->n; i++)
+		set_add(set, names->v[i], TREE_NAME);
+	for (size_t i = 0; i < members->n; i++)
+		set_add(set, members->v[i], TREE_MEMBER);
+}
+
 /* The kind of s[0..n) in the set, 0 if absent; *at: its slot. */
 static unsigned char set_find(const struct name_set *set, const char *s, size_t n, size_t *at)
 {
@@ -100,15 +113,8 @@ unsigned tree_scan(const char *s, size_t len, const struct bm_strlist *names,
 {
 	struct name_set set;
 	unsigned what = 0;
-	size_t total = names->n + members->n + 2;
 
-	set.cap = total * 2 + 1;
-	set.slot = xcalloc(set.cap, sizeof(*set.slot));
-	set.kind = xcalloc(set.cap, 1);
-	for (size_t i = 0; i < names->n; i++)
-		set_add(&set, names->v[i], TREE_NAME);
-	for (size_t i = 0; i < members->n; i++)
-		set_add(&set, members->v[i], TREE_MEMBER);
+	set_init(&set, names, members, 2);
 	set_add(&set, "blk_init_queue", TREE_REGISTERS);
 	set_add(&set, "blk_init_queue_node", TREE_REGISTERS);
 	for (size_t p = 0; p < len;) {
@@ -201,13 +207,7 @@ void tree_wanted(struct ctx *cx, struct bm_strlist *names, struct bm_strlist *me
 	/* what is in each list already, by hash (a list may grow to every function) */
 	struct name_set have;
 
-	have.cap = (names->n + members->n + cx->nfuncs + cx->mstore_member.n) * 2 + 1;
-	have.slot = xcalloc(have.cap, sizeof(*have.slot));
-	have.kind = xcalloc(have.cap, 1);
-	for (size_t i = 0; i < names->n; i++)
-		set_add(&have, names->v[i], TREE_NAME);
-	for (size_t i = 0; i < members->n; i++)
-		set_add(&have, members->v[i], TREE_MEMBER);
+	set_init(&have, names, members, cx->nfuncs + cx->mstore_member.n);
 	/* the stores of each function: mstore_func is in store order, not by function */
 	long *store_head = xmalloc((cx->nfuncs + 1) * sizeof(long));
 	long *store_next = xmalloc((cx->mstore_member.n + 1) * sizeof(long));
