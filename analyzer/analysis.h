@@ -180,6 +180,8 @@ void facts_free(struct ctx *cx); /* what facts_collect/callgraph_resolve made */
 char *member_callee(const struct func *f, int call);
 struct func *func_by_usr(struct ctx *cx, const char *usr);
 struct func *func_by_name(struct ctx *cx, const char *name, size_t tu);
+/* f has callers blkmig cannot see; evidence (owned) says why, kept if f had one */
+void func_callers_unseen(struct func *f, char *evidence);
 /* split the argument list of the call whose '(' is at open: arg k range */
 bool text_call_arg(const char *s, size_t len, size_t open, int k, size_t *a, size_t *b);
 

@@ -82,18 +82,11 @@ void budget_unseen_callers(struct ctx *cx)
 			if (f->is_static || cx->tus[f->tu].over_time)
 				continue;
 			key = xasprintf("f:%s", f->name);
-			if (bsearch(&key, found.v, found.n, sizeof(*found.v), str_cmp)) {
-				f->via_members = false;
-				if (!f->addr_taken) {
-					f->addr_taken = true;
-					free(f->addr_evidence);
-					f->addr_evidence = xasprintf(
-					    "it is named in %s, whose analysis passed the "
-					    "--timeout of %u s",
-					    t->path, cx->run->opt.timeout);
-				}
-				f->other_uses++;
-			}
+			if (bsearch(&key, found.v, found.n, sizeof(*found.v), str_cmp))
+				func_callers_unseen(
+				    f, xasprintf("it is named in %s, whose analysis passed "
+						 "the --timeout of %u s",
+						 t->path, cx->run->opt.timeout));
 			free(key);
 		}
 		strlist_free(&found);

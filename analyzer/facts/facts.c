@@ -494,15 +494,23 @@ static void member_callers(struct ctx *cx)
 
 		if (f->is_static || f->role != ROLE_NONE || !strlist_has(&cx->open_names, f->name))
 			continue;
-		f->via_members = false;
-		if (!f->addr_taken) {
-			f->addr_taken = true;
-			free(f->addr_evidence);
-			f->addr_evidence = xasprintf("it is named in files that were not parsed "
-						     "(more than the tree pass follows)");
-		}
-		f->other_uses++;
+		func_callers_unseen(f, xstrdup("it is named in files that were not parsed "
+					       "(more than the tree pass follows)"));
 	}
+}
+
+void func_callers_unseen(struct func *f, char *evidence)
+{
+	/* no longer only called through members it can follow */
+	f->via_members = false;
+	if (f->addr_taken) {
+		free(evidence); /* the first reason stays */
+	} else {
+		f->addr_taken = true;
+		free(f->addr_evidence);
+		f->addr_evidence = evidence;
+	}
+	f->other_uses++;
 }
 
 static void add_queue_lock(struct ctx *cx, const char *refined)
