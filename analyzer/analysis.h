@@ -47,6 +47,12 @@ struct tunit {
 	char *clean;	     /* src with comments and literals blanked (same offsets) */
 	size_t *line_starts; /* offset of each line (offset_line(), built on first use) */
 	size_t nlines, lines_cap;
+	/* the main file's function definitions as the parse child listed them
+	 * (func_index.c): where clang_getCursor() finds each (-1: nowhere), its USR */
+	long *fn_at;
+	char **fn_usr;
+	size_t nfn;
+	bool fn_listed;
 	double analysis_s; /* analysis time charged to the file (budget.c) */
 	bool over_time;	   /* ... past --timeout: analysed no further */
 };

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "func_index.h"
 #include "ktree.h"
 #include "tree_index.h"
 
@@ -30,6 +31,7 @@ static void ctx_free(struct ctx *cx)
 		free(t->err_offsets);
 		free(t->line_starts);
 		bm_hits_free(t->hits, t->nhits);
+		func_index_free(t);
 	}
 	free(cx->tus);
 	for (size_t i = 0; cx->lvar && i < cx->site_cap; i++)

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "func_index.h"
 
 struct reg {
 	const char *name;
@@ -633,10 +634,22 @@ void facts_collect(struct ctx *cx)
 	for (size_t ti = 0; ti < cx->ntus; ti++) {
 		void *args[2] = {cx, &ti};
 
+		CXCursor *listed;
+
 		if (!cx->tus[ti].tu)
 			continue;
-		clang_visitChildren(clang_getTranslationUnitCursor(cx->tus[ti].tu), top_visit,
-				    args);
+		/* the child's list spares reading every header declaration in */
+		listed = func_index_cursors(&cx->tus[ti]);
+		if (listed) {
+			for (size_t i = 0; i < cx->tus[ti].nfn; i++)
+				if (top_visit(listed[i], clang_getNullCursor(), args) ==
+				    CXChildVisit_Break)
+					break;
+			free(listed);
+		} else {
+			clang_visitChildren(clang_getTranslationUnitCursor(cx->tus[ti].tu),
+					    top_visit, args);
+		}
 	}
 	index_funcs(cx);
 	for (size_t fi = 0; fi < cx->nfuncs; fi++)

@@ -33,6 +33,7 @@
 
 #include "analysis.h"
 #include "cleanup.h"
+#include "func_index.h"
 #include "ktree.h"
 
 struct bm_model_file {
@@ -507,6 +508,7 @@ static void child_parse(struct parse_env *env, const char *path, const char *res
 		fprintf(f, "%zu\n", offs[i]);
 	for (size_t i = 0; i < texts.n; i++)
 		fprintf(f, "%zu\n%s\n", strlen(texts.v[i]), texts.v[i]);
+	func_index_write(f, tu, self);
 	if (fclose(f))
 		_exit(4);
 	_exit(0);
@@ -682,7 +684,7 @@ static bool read_child_diagnostics(FILE *f, struct bm_file *file, struct tunit *
 		s[n] = '\0';
 		strlist_push_owned(&file->diagnostics, s);
 	}
-	return true;
+	return func_index_read(f, t);
 }
 
 /* Finish one file in the parent after its child exited with STATUS. */
@@ -729,6 +731,7 @@ static bool finish_file(struct parse_env *env, CXIndex idx, size_t fi, int statu
 				file->warnings = file->errors = 0;
 				strlist_free(&file->diagnostics);
 				t->nerr = 0;
+				func_index_free(t);
 			}
 		}
 		if (!t->tu) {

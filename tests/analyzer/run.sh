@@ -177,6 +177,17 @@ BLKMIG_FAULT_INJECT=hang:b_boom expect isolation-hang 1 "$B" scan --timeout 2 --
 grep -q 'did not finish' "$tmp/err" && grep -q 'a_ok.c' "$tmp/out" && pass isolation-hang-reported-run-continues ||
 	fail isolation-hang-reported-run-continues "$(cat "$tmp/err")"
 
+# ---- function index: the functions the parse child lists are those a visit of the ---
+# whole file finds (parse/func_index.c), macro-made ones included (macro_made.c)
+"$B" scan -q --format json "$cases" "$TOP/samples" >"$tmp/fi-index.json" 2>&1
+BLKMIG_WHOLE_FILE_VISIT=1 "$B" scan -q --format json "$cases" "$TOP/samples" \
+	>"$tmp/fi-whole.json" 2>&1
+if [ -s "$tmp/fi-index.json" ] && cmp -s "$tmp/fi-index.json" "$tmp/fi-whole.json"; then
+	pass func-index-same-as-whole-file-visit
+else
+	fail func-index-same-as-whole-file-visit "$(diff "$tmp/fi-whole.json" "$tmp/fi-index.json" | head -5)"
+fi
+
 # ---- grep cross-check: scan finds exactly what grep finds outside comments/strings --
 legacy='\b(end_that_request_(first|chunk|last)|end_request|end_queued_request|end_dequeued_request)[[:space:]]*\('
 for c in "$cases"/*.c $(find "$cases" -mindepth 2 -name "*.c"); do

@@ -1,0 +1,168 @@
+/*
+ * func_index.c - where a file's function definitions are, so that the parent finds
+ * them in the saved AST without visiting every top-level declaration.
+ *
+ * A saved AST is read lazily.  Visiting the children of its translation unit makes
+ * libclang read in every declaration of every header (~6 MiB for a kernel file, most
+ * of the analysis's memory on a tree).  clang_getCursor() at a location reads only
+ * the declarations of that region of the file.  The child that parsed the file has
+ * every declaration in memory anyway: it lists each function definition of the main
+ * file with a location at which clang_getCursor() gives that function back, and its
+ * USR.  The parent asks for each and checks the USR; if one is missing or differs
+ * (a macro that makes a function has no such location), it visits the whole file
+ * as before, so the functions found are the same either way.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "func_index.h"
+
+struct index_walk {
+	CXTranslationUnit tu;
+	CXFile self;
+	FILE *out;
+	long n;
+};
+
+/* A main-file offset at which clang_getCursor() gives c back, or -1. */
+static long locator(CXTranslationUnit tu, CXFile self, CXCursor c)
+{
+	CXSourceLocation at = clang_getCursorLocation(c);
+	unsigned offs[2];
+	CXFile files[2];
+
+	clang_getExpansionLocation(at, &files[0], NULL, NULL, &offs[0]);
+	/* a name given to a macro as an argument: where it is spelled */
+	clang_getFileLocation(at, &files[1], NULL, NULL, &offs[1]);
+	for (int i = 0; i < 2; i++) {
+		if (!files[i] || !clang_File_isEqual(files[i], self))
+			continue;
+		CXCursor g = clang_getCursor(tu, clang_getLocationForOffset(tu, self, offs[i]));
+
+		if (clang_equalCursors(g, c))
+			return (long)offs[i];
+	}
+	return -1;
+}
+
+static enum CXChildVisitResult index_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+	struct index_walk *w = d;
+	CXFile file;
+	CXString usr;
+	const char *u;
+
+	(void)parent;
+	/* the same choice as facts.c's top_visit */
+	if (clang_getCursorKind(c) != CXCursor_FunctionDecl || !clang_isCursorDefinition(c))
+		return CXChildVisit_Continue;
+	loc_offset(clang_getCursorLocation(c), &file);
+	if (!file || !clang_File_isEqual(file, w->self))
+		return CXChildVisit_Continue;
+	usr = clang_getCursorUSR(c);
+	u = clang_getCString(usr);
+	fprintf(w->out, "%ld %zu\n%s\n", locator(w->tu, w->self, c), strlen(u), u);
+	w->n++;
+	clang_disposeString(usr);
+	return CXChildVisit_Continue;
+}
+
+void func_index_write(FILE *out, CXTranslationUnit tu, CXFile self)
+{
+	struct index_walk w = {tu, self, NULL, 0};
+	char *tmp = NULL;
+	size_t len = 0;
+	FILE *body;
+
+	if (!self) {
+		fprintf(out, "-1\n");
+		return;
+	}
+	/* the count first: write the entries aside */
+	body = open_memstream(&tmp, &len);
+	if (!body) {
+		fprintf(out, "-1\n");
+		return;
+	}
+	w.out = body;
+	clang_visitChildren(clang_getTranslationUnitCursor(tu), index_visit, &w);
+	fclose(body);
+	fprintf(out, "%ld\n", w.n);
+	fwrite(tmp, 1, len, out);
+	free(tmp);
+}
+
+void func_index_free(struct tunit *t)
+{
+	for (size_t i = 0; i < t->nfn; i++)
+		free(t->fn_usr[i]);
+	free(t->fn_usr);
+	free(t->fn_at);
+	t->fn_usr = NULL;
+	t->fn_at = NULL;
+	t->nfn = 0;
+	t->fn_listed = false;
+}
+
+bool func_index_read(FILE *f, struct tunit *t)
+{
+	long n;
+
+	if (fscanf(f, "%ld", &n) != 1 || n > (1L << 24))
+		return false;
+	if (n < 0)
+		return true; /* no list: the whole file is visited */
+	t->fn_at = xcalloc((size_t)n + 1, sizeof(*t->fn_at));
+	t->fn_usr = xcalloc((size_t)n + 1, sizeof(*t->fn_usr));
+	for (long i = 0; i < n; i++) {
+		size_t len;
+
+		if (fscanf(f, "%ld %zu", &t->fn_at[i], &len) != 2 || fgetc(f) != '\n' ||
+		    len > (1u << 20))
+			goto short_list;
+		t->fn_usr[i] = xmalloc(len + 1);
+		t->nfn = (size_t)i + 1;
+		if (fread(t->fn_usr[i], 1, len, f) != len)
+			goto short_list;
+		t->fn_usr[i][len] = '\0';
+	}
+	t->fn_listed = true;
+	return true;
+short_list:
+	func_index_free(t);
+	return false;
+}
+
+CXCursor *func_index_cursors(struct tunit *t)
+{
+	CXCursor *cs;
+
+	/* BLKMIG_WHOLE_FILE_VISIT: the old way, to compare (tests/analyzer) */
+	if (!t->fn_listed || !t->tu || !t->cxfile || getenv("BLKMIG_WHOLE_FILE_VISIT"))
+		return NULL;
+	cs = xcalloc(t->nfn + 1, sizeof(*cs));
+	for (size_t i = 0; i < t->nfn; i++) {
+		CXCursor c;
+		char *usr;
+		bool same;
+
+		if (t->fn_at[i] < 0)
+			goto whole_file;
+		c = clang_getCursor(
+		    t->tu, clang_getLocationForOffset(t->tu, t->cxfile, (unsigned)t->fn_at[i]));
+		if (clang_getCursorKind(c) != CXCursor_FunctionDecl || !clang_isCursorDefinition(c))
+			goto whole_file;
+		usr = cursor_usr(c);
+		same = !strcmp(usr, t->fn_usr[i]);
+		free(usr);
+		if (!same)
+			goto whole_file;
+		cs[i] = c;
+	}
+	return cs;
+whole_file:
+	free(cs);
+	return NULL;
+}
