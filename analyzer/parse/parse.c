@@ -330,6 +330,53 @@ static char *missing_header(CXDiagnostic d)
 	return r;
 }
 
+/* Whether a parse included PATH (or, with prefix, a file under the folder PATH/). */
+struct include_probe {
+	const char *path;
+	bool prefix;
+	bool found;
+};
+
+static void find_include(CXFile inc, CXSourceLocation *stack, unsigned n, CXClientData data)
+{
+	struct include_probe *ip = data;
+	CXString name = clang_getFileName(inc);
+	const char *s = clang_getCString(name);
+	size_t len = strlen(ip->path);
+
+	(void)stack;
+	(void)n;
+	if (!ip->found && s &&
+	    (ip->prefix ? !strncmp(s, ip->path, len) && s[len] == '/' : !strcmp(s, ip->path)))
+		ip->found = true;
+	clang_disposeString(name);
+}
+
+/*
+ * BLKMIG_FAULT_INJECT=stubrace:SUBSTR: for a matching path, make the stubs its parse
+ * is missing right after that parse, as another parse child of the run would.
+ */
+static void stub_race_inject(struct parse_env *env, const char *path, CXTranslationUnit tu)
+{
+	const char *f = getenv("BLKMIG_FAULT_INJECT");
+
+	if (!f || strncmp(f, "stubrace:", 9) || !strstr(path, f + 9))
+		return;
+	for (unsigned i = 0, n = clang_getNumDiagnostics(tu); i < n; i++) {
+		CXDiagnostic d = clang_getDiagnostic(tu, i);
+		char *h = missing_header(d);
+
+		clang_disposeDiagnostic(d);
+		if (h && !strstr(h, "..")) {
+			char *p = xasprintf("%s/%s", env->stubdir, h);
+
+			write_text(p, "/* blkmig: empty stub for a missing header */\n");
+			free(p);
+		}
+		free(h);
+	}
+}
+
 /*
  * Parse PATH; replace missing headers by stubs and retry.  Returns the TU
  * or NULL.
@@ -354,6 +401,14 @@ static CXTranslationUnit parse_one(struct parse_env *env, CXIndex idx, const cha
 	}
 	if (cwd && getcwd(oldcwd, sizeof(oldcwd)) && !chdir(cwd))
 		chdired = true;
+	/*
+	 * Parse again while the parse names a missing header it has not been given a
+	 * stub for yet.  The stub folder is shared by the run's parse children: another
+	 * one may have made the stub since this parse began, and that parse still needs
+	 * doing again (it was once left with "file not found").
+	 */
+	struct bm_strlist retried = {0};
+
 	for (int round = 0; round < 64; round++) {
 		enum CXErrorCode e;
 		bool again = false;
@@ -364,6 +419,7 @@ static CXTranslationUnit parse_one(struct parse_env *env, CXIndex idx, const cha
 			tu = NULL;
 			break;
 		}
+		stub_race_inject(env, path, tu);
 		for (unsigned i = 0, n = clang_getNumDiagnostics(tu); i < n; i++) {
 			CXDiagnostic d = clang_getDiagnostic(tu, i);
 			char *h = clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error
@@ -373,16 +429,15 @@ static CXTranslationUnit parse_one(struct parse_env *env, CXIndex idx, const cha
 			clang_disposeDiagnostic(d);
 			if (!h)
 				continue;
-			if (!strstr(h, "..")) {
+			if (!strstr(h, "..") && !strlist_has(&retried, h)) {
 				char *p = xasprintf("%s/%s", env->stubdir, h);
 				struct stat st;
 
-				if (stat(p, &st)) {
+				if (stat(p, &st))
 					write_text(
 					    p, "/* blkmig: empty stub for a missing header */\n");
-					again = true;
-					*stubbed = true;
-				}
+				strlist_push(&retried, h);
+				again = true;
 				free(p);
 			}
 			free(h);
@@ -392,10 +447,18 @@ static CXTranslationUnit parse_one(struct parse_env *env, CXIndex idx, const cha
 		clang_disposeTranslationUnit(tu);
 		tu = NULL;
 	}
+	if (tu) {
+		/* a stub stood in, whichever parse made it */
+		struct include_probe sp = {env->stubdir, true, false};
+
+		clang_getInclusions(tu, find_include, &sp);
+		*stubbed = sp.found;
+	}
 	if (chdired && chdir(oldcwd))
 		perror("blkmig: chdir");
 	free(cwd);
 	strlist_free(&a);
+	strlist_free(&retried);
 	return tu;
 }
 
@@ -584,34 +647,17 @@ static void note_inclusion(CXFile inc, CXSourceLocation *stack, unsigned n, CXCl
 }
 
 /* clang_getInclusions visitor: is the model header among the files included? */
-struct model_probe {
-	const char *path;
-	bool found;
-};
-
-static void find_model(CXFile inc, CXSourceLocation *stack, unsigned n, CXClientData data)
-{
-	struct model_probe *mp = data;
-	CXString name = clang_getFileName(inc);
-
-	(void)stack;
-	(void)n;
-	if (!mp->found && clang_getCString(name) && !strcmp(clang_getCString(name), mp->path))
-		mp->found = true;
-	clang_disposeString(name);
-}
-
 /* What every loaded T->tu gives: its main file, whether the model was used. */
 static void load_tu_facts(struct parse_env *env, struct bm_file *file, struct tunit *t)
 {
 	char mpath[PATH_MAX];
-	struct model_probe mp = {mpath, false};
+	struct include_probe mp = {mpath, false, false};
 
 	snprintf(mpath, sizeof(mpath), "%s/blkmig_model.h", env->modeldir);
 	/* clang_getFile() would stat the model on disk and find it whether the parse
 	 * included it or not: ask which files the parse really included */
 	if (!env->model_mode)
-		clang_getInclusions(t->tu, find_model, &mp);
+		clang_getInclusions(t->tu, find_include, &mp);
 	file->used_model = env->model_mode || mp.found;
 	t->cxfile = main_file(t->tu, file->path);
 	if (bm_input_hook) /* every header is an input of a cached result (cli/cache.c) */

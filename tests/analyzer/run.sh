@@ -177,6 +177,36 @@ BLKMIG_FAULT_INJECT=hang:b_boom expect isolation-hang 1 "$B" scan --timeout 2 --
 grep -q 'did not finish' "$tmp/err" && grep -q 'a_ok.c' "$tmp/out" && pass isolation-hang-reported-run-continues ||
 	fail isolation-hang-reported-run-continues "$(cat "$tmp/err")"
 
+# ---- missing headers: the run's parse children share one stub folder -----------------
+# every file that needed a stub says so, not only the first to make it; and a parse
+# whose stub another child made meanwhile is done again (stubrace: made right after the
+# parse), never left with "file not found"
+mkdir -p "$tmp/stubs"
+for n in a b; do
+	printf '#include <linux/blkdev.h>\n#include <vendor/hba_regs.h>\n\nstatic void %s_done(struct request *rq)\n{\n\tend_request(rq, 1);\n}\n' \
+		"$n" >"$tmp/stubs/$n.c"
+done
+printf '#include <linux/blkdev.h>\n\nstatic void c_done(struct request *rq)\n{\n\tend_request(rq, 1);\n}\n' >"$tmp/stubs/c.c"
+stub_reasons() { # SCAN-JSON: path=errors:reason of each file
+	python3 -c 'import json, sys
+for f in json.load(open(sys.argv[1]))["files"]:
+    print("%s=%d:%s" % (f["path"].rsplit("/", 1)[1], f["parse"]["errors"], f["parse"].get("reason", "")))' "$1"
+}
+"$B" scan -q -j 1 --format json -o "$tmp/stubs.json" "$tmp/stubs"
+stub_reasons "$tmp/stubs.json" >"$tmp/stubs.txt"
+if grep -qx 'a.c=0:missing headers replaced by empty stubs' "$tmp/stubs.txt" &&
+	grep -qx 'b.c=0:missing headers replaced by empty stubs' "$tmp/stubs.txt" &&
+	grep -qx 'c.c=0:' "$tmp/stubs.txt"; then
+	pass stubs-every-file-that-needed-one-says-so
+else
+	fail stubs-every-file-that-needed-one-says-so "$(tr '\n' ' ' <"$tmp/stubs.txt")"
+fi
+grep '^a.c=' "$tmp/stubs.txt" >"$tmp/stubs-a.txt"
+BLKMIG_FAULT_INJECT=stubrace:a.c "$B" scan -q --format json -o "$tmp/stubrace.json" "$tmp/stubs/a.c"
+stub_reasons "$tmp/stubrace.json" >"$tmp/stubrace.txt"
+cmp -s "$tmp/stubs-a.txt" "$tmp/stubrace.txt" && pass stubs-made-by-another-parse-reparsed ||
+	fail stubs-made-by-another-parse-reparsed "$(tr '\n' ' ' <"$tmp/stubrace.txt")"
+
 # ---- function index: the functions the parse child lists are those a visit of the ---
 # whole file finds (parse/func_index.c), macro-made ones included (macro_made.c)
 "$B" scan -q --format json "$cases" "$TOP/samples" >"$tmp/fi-index.json" 2>&1
