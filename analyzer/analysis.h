@@ -148,6 +148,8 @@ void site_manual(struct ctx *cx, size_t si, const char *code, const char *fmt, .
 void ast_build_func(struct ctx *cx, size_t tu, CXCursor fn, struct func *f);
 void ast_free_func(struct func *f);
 size_t loc_offset(CXSourceLocation loc, CXFile *file);
+/* c is a function definition whose (expansion) location is in the file main */
+bool is_main_file_definition(CXCursor c, CXFile main);
 bool cursor_range(struct tunit *t, CXCursor c, size_t *start, size_t *end, bool *macro);
 char *node_text(struct tunit *t, const struct node *n);
 char *range_text(struct tunit *t, size_t start, size_t end);

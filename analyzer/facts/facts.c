@@ -333,17 +333,13 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
 	struct ctx *cx = args[0];
 	size_t ti = *(size_t *)args[1];
 	struct tunit *t = &cx->tus[ti];
-	CXFile file;
 	size_t start, end;
 	bool macro;
 
 	(void)parent;
 	if (t->over_time)
 		return CXChildVisit_Break;
-	if (clang_getCursorKind(c) != CXCursor_FunctionDecl || !clang_isCursorDefinition(c))
-		return CXChildVisit_Continue;
-	loc_offset(clang_getCursorLocation(c), &file);
-	if (!file || !t->cxfile || !clang_File_isEqual(file, t->cxfile))
+	if (!is_main_file_definition(c, t->cxfile))
 		return CXChildVisit_Continue;
 	if (!cursor_range(t, c, &start, &end, &macro))
 		return CXChildVisit_Continue;
@@ -633,7 +629,6 @@ void facts_collect(struct ctx *cx)
 {
 	for (size_t ti = 0; ti < cx->ntus; ti++) {
 		void *args[2] = {cx, &ti};
-
 		CXCursor *listed;
 
 		if (!cx->tus[ti].tu)

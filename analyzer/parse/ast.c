@@ -18,6 +18,16 @@ size_t loc_offset(CXSourceLocation loc, CXFile *file)
 	return off;
 }
 
+bool is_main_file_definition(CXCursor c, CXFile main)
+{
+	CXFile file;
+
+	if (clang_getCursorKind(c) != CXCursor_FunctionDecl || !clang_isCursorDefinition(c))
+		return false;
+	loc_offset(clang_getCursorLocation(c), &file);
+	return file && main && clang_File_isEqual(file, main);
+}
+
 bool cursor_range(struct tunit *t, CXCursor c, size_t *start, size_t *end, bool *macro)
 {
 	CXSourceRange r = clang_getCursorExtent(c);

@@ -50,16 +50,12 @@ static long locator(CXTranslationUnit tu, CXFile self, CXCursor c)
 static enum CXChildVisitResult index_visit(CXCursor c, CXCursor parent, CXClientData d)
 {
 	struct index_walk *w = d;
-	CXFile file;
 	CXString usr;
 	const char *u;
 
 	(void)parent;
 	/* the same choice as facts.c's top_visit */
-	if (clang_getCursorKind(c) != CXCursor_FunctionDecl || !clang_isCursorDefinition(c))
-		return CXChildVisit_Continue;
-	loc_offset(clang_getCursorLocation(c), &file);
-	if (!file || !clang_File_isEqual(file, w->self))
+	if (!is_main_file_definition(c, w->self))
 		return CXChildVisit_Continue;
 	usr = clang_getCursorUSR(c);
 	u = clang_getCString(usr);
@@ -76,14 +72,9 @@ void func_index_write(FILE *out, CXTranslationUnit tu, CXFile self)
 	size_t len = 0;
 	FILE *body;
 
-	if (!self) {
-		fprintf(out, "-1\n");
-		return;
-	}
-	/* the count first: write the entries aside */
-	body = open_memstream(&tmp, &len);
-	if (!body) {
-		fprintf(out, "-1\n");
+	/* the count first: the entries are written aside */
+	if (!self || !(body = open_memstream(&tmp, &len))) {
+		fprintf(out, "-1\n"); /* no list: the parent visits the whole file */
 		return;
 	}
 	w.out = body;

@@ -352,6 +352,22 @@ static void find_include(CXFile inc, CXSourceLocation *stack, unsigned n, CXClie
 	clang_disposeString(name);
 }
 
+/* Make the empty stub for missing header H unless one exists (the run's parse
+ * children share the folder); false for a path that leaves the folder. */
+static bool make_stub(struct parse_env *env, const char *h)
+{
+	char *p;
+	struct stat st;
+
+	if (strstr(h, ".."))
+		return false;
+	p = xasprintf("%s/%s", env->stubdir, h);
+	if (stat(p, &st))
+		write_text(p, "/* blkmig: empty stub for a missing header */\n");
+	free(p);
+	return true;
+}
+
 /*
  * BLKMIG_FAULT_INJECT=stubrace:SUBSTR: for a matching path, make the stubs its parse
  * is missing right after that parse, as another parse child of the run would.
@@ -367,12 +383,8 @@ static void stub_race_inject(struct parse_env *env, const char *path, CXTranslat
 		char *h = missing_header(d);
 
 		clang_disposeDiagnostic(d);
-		if (h && !strstr(h, "..")) {
-			char *p = xasprintf("%s/%s", env->stubdir, h);
-
-			write_text(p, "/* blkmig: empty stub for a missing header */\n");
-			free(p);
-		}
+		if (h)
+			make_stub(env, h);
 		free(h);
 	}
 }
@@ -429,16 +441,9 @@ static CXTranslationUnit parse_one(struct parse_env *env, CXIndex idx, const cha
 			clang_disposeDiagnostic(d);
 			if (!h)
 				continue;
-			if (!strstr(h, "..") && !strlist_has(&retried, h)) {
-				char *p = xasprintf("%s/%s", env->stubdir, h);
-				struct stat st;
-
-				if (stat(p, &st))
-					write_text(
-					    p, "/* blkmig: empty stub for a missing header */\n");
+			if (!strlist_has(&retried, h) && make_stub(env, h)) {
 				strlist_push(&retried, h);
 				again = true;
-				free(p);
 			}
 			free(h);
 		}
@@ -646,7 +651,6 @@ static void note_inclusion(CXFile inc, CXSourceLocation *stack, unsigned n, CXCl
 	clang_disposeString(name);
 }
 
-/* clang_getInclusions visitor: is the model header among the files included? */
 /* What every loaded T->tu gives: its main file, whether the model was used. */
 static void load_tu_facts(struct parse_env *env, struct bm_file *file, struct tunit *t)
 {
