@@ -129,6 +129,9 @@ struct ctx {
 	/* name and USR indexes over funcs (facts.c): bucket heads, chains */
 	long *by_name, *by_usr, *next_name, *next_usr;
 	size_t nbuckets;
+	/* the units [0, nbuilt_tus) have their functions in funcs: a round of whole-tree
+	 * facts builds only the units it parsed (facts.c) */
+	size_t nbuilt_tus;
 	/* per site (index into run->sites): partner site of a first/last pair
 	 * (-1 none) and, for wrapper sites, the wrapper function and parameter */
 	long *partner;
@@ -183,6 +186,8 @@ bool range_has_error(const struct tunit *t, size_t start, size_t end);
 
 /* ---- facts.c: functions, calls, registrations ---------------------------- */
 void facts_collect(struct ctx *cx);
+/* between rounds: drop the facts that depend on the other files, keep the functions */
+void facts_forget_marks(struct ctx *cx);
 void facts_free(struct ctx *cx); /* what facts_collect/callgraph_resolve made */
 /* callee member of a call through a struct member ("issue_fn"), or NULL */
 char *member_callee(const struct func *f, int call);

@@ -348,7 +348,7 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 		strlist_free(&members);
 		if (ncand == first && nopen == cx.open_names.n + cx.open_members.n)
 			break;
-		facts_free(&cx);
+		facts_forget_marks(&cx);
 		if (ncand == first) {
 			/* open members known now: the last facts again */
 			facts_collect(&cx);

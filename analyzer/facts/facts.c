@@ -574,27 +574,57 @@ static void queue_lock_parameters(struct ctx *cx)
 	}
 }
 
-void facts_free(struct ctx *cx)
+static void func_free(struct func *f)
 {
+	ast_free_func(f);
+	free(f->name);
+	free(f->usr);
+	free(f->role_evidence);
+	free(f->addr_evidence);
+	free(f->entry_evidence);
+	for (int k = 0; k < f->nparams; k++) {
+		free(f->param_usr[k]);
+		free(f->param_name[k]);
+	}
+	free(f->param_usr);
+	free(f->param_name);
+}
+
+/*
+ * What a function's facts say about it from the other files (its role, its uses as a
+ * value, its callers, its entry lock) and the calls between functions: made again
+ * each round, since a file parsed later may register it, take its address or call it,
+ * or settle callers that were unseen.  The node trees stay: they are the file's alone.
+ */
+void facts_forget_marks(struct ctx *cx)
+{
+	size_t kept = 0;
+
 	for (size_t i = 0; i < cx->nfuncs; i++) {
 		struct func *f = &cx->funcs[i];
 
-		ast_free_func(f);
-		free(f->name);
-		free(f->usr);
+		/* a file over its time limit adds no functions to a later round (budget.c):
+		 * the calls it makes were not all collected */
+		if (cx->tus[f->tu].over_time) {
+			func_free(f);
+			continue;
+		}
 		free(f->role_evidence);
 		free(f->addr_evidence);
 		free(f->entry_evidence);
-		for (int k = 0; k < f->nparams; k++) {
-			free(f->param_usr[k]);
-			free(f->param_name[k]);
+		f->role_evidence = f->addr_evidence = f->entry_evidence = NULL;
+		f->role = ROLE_NONE;
+		f->addr_taken = f->via_members = false;
+		f->entry = LK_BOTTOM;
+		f->member_stores = f->other_uses = 0;
+		for (int n = 0; n < f->nnodes; n++) {
+			f->nodes[n].lock = LK_BOTTOM;
+			f->nodes[n].lock_ev_offset = 0;
+			f->nodes[n].lock_ev_call = NULL;
 		}
-		free(f->param_usr);
-		free(f->param_name);
+		cx->funcs[kept++] = *f;
 	}
-	free(cx->funcs);
-	cx->funcs = NULL;
-	cx->nfuncs = cx->funcs_cap = 0;
+	cx->nfuncs = kept;
 	for (size_t i = 0; i < cx->ncalls; i++) {
 		free(cx->calls[i].callee_name);
 		free(cx->calls[i].callee_usr);
@@ -625,9 +655,22 @@ void facts_free(struct ctx *cx)
 	cx->nbuckets = 0;
 }
 
+void facts_free(struct ctx *cx)
+{
+	facts_forget_marks(cx);
+	for (size_t i = 0; i < cx->nfuncs; i++)
+		func_free(&cx->funcs[i]);
+	free(cx->funcs);
+	cx->funcs = NULL;
+	cx->nfuncs = cx->funcs_cap = 0;
+	cx->nbuilt_tus = 0;
+}
+
 void facts_collect(struct ctx *cx)
 {
-	for (size_t ti = 0; ti < cx->ntus; ti++) {
+	/* the units parsed since the last round: their functions (the earlier units'
+	 * are in funcs already, in unit order, as new units are appended) */
+	for (size_t ti = cx->nbuilt_tus; ti < cx->ntus; ti++) {
 		void *args[2] = {cx, &ti};
 		CXCursor *listed;
 
@@ -646,6 +689,7 @@ void facts_collect(struct ctx *cx)
 					    top_visit, args);
 		}
 	}
+	cx->nbuilt_tus = cx->ntus;
 	index_funcs(cx);
 	for (size_t fi = 0; fi < cx->nfuncs; fi++)
 		collect_calls(cx, fi);
