@@ -206,6 +206,20 @@ int bm_analyze(struct bm_run *run, char *const *paths, size_t npaths);
 int bm_verify(struct bm_run *run, char *const *paths, size_t npaths);
 
 /*
+ * Parses kept from one run to the next over the same files (convert/reuse.c):
+ * bm_analyze_reusing and bm_verify_reusing take from reuse the parse of each
+ * file whose text and included files have not changed since the run that
+ * kept it (with the same options), and keep theirs in it at the end.
+ */
+struct bm_reuse;
+struct bm_reuse *bm_reuse_new(void);
+void bm_reuse_free(struct bm_reuse *reuse);
+int bm_analyze_reusing(struct bm_run *run, char *const *paths, size_t npaths,
+		       struct bm_reuse *reuse);
+int bm_verify_reusing(struct bm_run *run, char *const *paths, size_t npaths,
+		      struct bm_reuse *reuse);
+
+/*
  * Tell introduced problems from old ones (verify.c): every
  * locked_variant_without_lock finding of CONVERTED_FILE in ver whose
  * function already held a preexisting_lock_bug in the analysis orig of

@@ -1503,6 +1503,8 @@ int cmd_migrate(int argc, char **argv)
 	struct bm_cache *cache = NULL;
 	json_t *cached = NULL;
 	bool *used_post = NULL;
+	/* verify takes the parses of spatch's output that the plan left as they were */
+	struct bm_reuse *reuse = NULL;
 	size_t converted = 0, by_spatch = 0, nchanged = 0;
 	int rc = BM_EXIT_CLEAN, failed_writes = 0;
 	double t0 = now_s();
@@ -1610,7 +1612,8 @@ int cmd_migrate(int argc, char **argv)
 		}
 		m.post.opt.quiet = true;
 		progress_begin("sites spatch left (analyzer)", 0);
-		i_rc = bm_analyze(&m.post, tmp_paths.v, tmp_paths.n);
+		reuse = bm_reuse_new();
+		i_rc = bm_analyze_reusing(&m.post, tmp_paths.v, tmp_paths.n, reuse);
 		progress_end();
 		if (i_rc < 0) {
 			rc = BM_EXIT_USAGE;
@@ -1700,7 +1703,7 @@ int cmd_migrate(int argc, char **argv)
 			copy_options(&m.ver.opt, &m.post.opt);
 			if (vpaths.n) {
 				progress_begin("verify", 0);
-				i_rc = bm_verify(&m.ver, vpaths.v, vpaths.n);
+				i_rc = bm_verify_reusing(&m.ver, vpaths.v, vpaths.n, reuse);
 				progress_end();
 			} else {
 				i_rc = 0;
@@ -1711,6 +1714,8 @@ int cmd_migrate(int argc, char **argv)
 				goto out;
 			}
 			strlist_free(&vpaths);
+			bm_reuse_free(reuse);
+			reuse = NULL;
 			stage_time("verify");
 			/* an old lock bug the conversion kept is a warning, not a failure */
 			for (size_t i = 0; i < m.nc; i++)
@@ -1843,6 +1848,7 @@ output:
 	else if (bm_run_exit_code(&m.inv) != BM_EXIT_CLEAN)
 		rc = BM_EXIT_FINDINGS;
 out:
+	bm_reuse_free(reuse);
 	json_decref(cached);
 	bm_cache_close(cache);
 	rw_plan_free(&plan);

@@ -12,6 +12,7 @@
 #include "analysis.h"
 #include "func_index.h"
 #include "ktree.h"
+#include "reuse.h"
 #include "tree_index.h"
 
 int walk_paths(struct bm_run *run, char *const *paths, size_t npaths);
@@ -180,6 +181,38 @@ static void select_files(struct ctx *cx, struct tunit *pre, bool *taken, size_t 
 	strlist_free(&keys);
 }
 
+/*
+ * Parse the files cand[0..n) into tus[0..n): each one whose parse an earlier run kept
+ * and that has not changed is taken from reuse (reuse.c), the others are parsed.
+ */
+static void parse_or_reuse(struct parse_env *env, CXIndex idx, struct bm_reuse *reuse,
+			   struct bm_run *run, struct tunit *pre, const size_t *cand, size_t n,
+			   struct tunit *tus)
+{
+	size_t *todo = xcalloc(n + 1, sizeof(*todo)), *files = xcalloc(n + 1, sizeof(*files));
+	struct tunit *parsed = xcalloc(n + 1, sizeof(*parsed));
+	size_t ntodo = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		size_t fi = cand[k];
+
+		if (reuse_take_parse(reuse, run, fi, pre[fi].src, pre[fi].len, &tus[k])) {
+			tus[k].file_index = fi;
+			tus[k].path = run->files[fi].path;
+			continue;
+		}
+		todo[ntodo] = k;
+		files[ntodo++] = fi;
+	}
+	if (ntodo)
+		parse_files(env, idx, files, ntodo, parsed);
+	for (size_t j = 0; j < ntodo; j++)
+		tus[todo[j]] = parsed[j];
+	free(todo);
+	free(files);
+	free(parsed);
+}
+
 /* No -p, -I or --kernel-tree, and the paths lie in a kernel tree: use it. */
 static void detect_kernel_tree(struct bm_run *run, char *const *paths, size_t npaths)
 {
@@ -210,7 +243,8 @@ bool bm_parse_keep_env;
 static struct parse_env *kept_env;
 static CXIndex kept_idx;
 
-static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, bool verify)
+static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, bool verify,
+			struct bm_reuse *reuse)
 {
 	struct ctx cx = {0};
 	struct parse_env *env;
@@ -291,7 +325,10 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 		t->clean = bm_blank_comments(t->src, t->len);
 		take(pre, taken, cand, &ncand, i);
 	}
-	env = kept_env ? parse_env_rebind(kept_env, run) : parse_env_new(run);
+	idx = NULL;
+	env = kept_env ? parse_env_rebind(kept_env, run) : reuse_take_env(reuse, run, &idx);
+	if (!env)
+		env = parse_env_new(run);
 	if (!env) {
 		for (size_t i = 0; i < run->nfiles; i++) {
 			free(pre[i].src);
@@ -304,7 +341,8 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 		free(registers);
 		return -1;
 	}
-	idx = kept_env ? kept_idx : clang_createIndex(0, 0);
+	if (!idx)
+		idx = kept_env ? kept_idx : clang_createIndex(0, 0);
 	cx.tus = xcalloc(run->nfiles ? run->nfiles : 1, sizeof(*cx.tus));
 	/*
 	 * Whole-tree facts (tree_index.c): the files that register a queue are
@@ -332,7 +370,8 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 					"blkmig: whole-tree facts, round %d: %zu more file(s) name "
 					"callers that matter\n",
 					round, ncand - parsed);
-			parse_files(env, idx, cand + parsed, ncand - parsed, cx.tus + parsed);
+			parse_or_reuse(env, idx, reuse, run, pre, cand + parsed, ncand - parsed,
+				       cx.tus + parsed);
 			adopt(&cx, pre, cand, parsed, ncand);
 			parsed = ncand;
 		}
@@ -373,6 +412,11 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 		for (size_t k = 0; k < run->nfiles; k++)
 			if (!strcmp(run->files[k].path, run->sites[i].file))
 				run->files[k].nsites++;
+	if (reuse && !bm_parse_keep_env) {
+		reuse_put(reuse, &cx, env, idx); /* the next run's, then */
+		ctx_free(&cx);
+		return 0;
+	}
 	ctx_free(&cx);
 	if (bm_parse_keep_env) {
 		kept_env = env;
@@ -386,10 +430,21 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 
 int bm_analyze(struct bm_run *run, char *const *paths, size_t npaths)
 {
-	return run_analysis(run, paths, npaths, false);
+	return run_analysis(run, paths, npaths, false, NULL);
 }
 
 int bm_verify(struct bm_run *run, char *const *paths, size_t npaths)
 {
-	return run_analysis(run, paths, npaths, true);
+	return run_analysis(run, paths, npaths, true, NULL);
+}
+
+int bm_analyze_reusing(struct bm_run *run, char *const *paths, size_t npaths,
+		       struct bm_reuse *reuse)
+{
+	return run_analysis(run, paths, npaths, false, reuse);
+}
+
+int bm_verify_reusing(struct bm_run *run, char *const *paths, size_t npaths, struct bm_reuse *reuse)
+{
+	return run_analysis(run, paths, npaths, true, reuse);
 }

@@ -12,8 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <dirent.h>
 #include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "analysis.h"
 #include "site.h"
@@ -705,6 +708,65 @@ static void test_crosscheck(const char *dir)
 	check(compared > 0, "crosscheck-compared-some-sites", "no site converted by both tools");
 }
 
+/* One run of a sequence sharing reuse over reuse/r.c: the file's parse errors. */
+static unsigned reuse_run(struct bm_reuse *reuse, bool verify)
+{
+	struct bm_run run;
+	char *paths[1] = {"reuse/r.c"};
+	unsigned errors = 0;
+	int rc;
+
+	bm_run_init(&run, verify ? "verify" : "scan");
+	run.opt.quiet = true;
+	rc = verify ? bm_verify_reusing(&run, paths, 1, reuse)
+		    : bm_analyze_reusing(&run, paths, 1, reuse);
+	for (size_t i = 0; rc == 0 && i < run.nfiles; i++)
+		errors += run.files[i].errors;
+	bm_run_free(&run);
+	return rc < 0 ? 1000 : errors;
+}
+
+/*
+ * A kept parse is taken only while it is still true (convert/reuse.c): a header the
+ * file includes, rewritten between two runs, or the file's own text changed, makes
+ * the next run parse again.  Each rewrite here breaks the parse, so a parse taken
+ * from the earlier run shows as a count of errors that stayed 0.
+ */
+static void test_reuse(void)
+{
+	static const char clean_h[] = "#define R_OK 1\n";
+	static const char broken_h[] = "#define R_OK 1\nint r_broken = ;\n";
+	static const char src[] = "#include <linux/blkdev.h>\n#include \"r.h\"\n\n"
+				  "static void r_done(struct request *rq)\n{\n"
+				  "\tend_request(rq, R_OK);\n}\n";
+	struct bm_reuse *reuse = bm_reuse_new();
+	char *broken_src = xasprintf("%sint r_also_broken = ;\n", src);
+
+	if (mkdir("reuse", 0755) && errno != EEXIST) {
+		perror("reuse");
+		exit(2);
+	}
+	write_file("reuse/r.h", clean_h);
+	write_file("reuse/r.c", src);
+	check(reuse_run(reuse, false) == 0, "reuse-first-run-parses", "errors in a clean file");
+	check(reuse_run(reuse, true) == 0, "reuse-unchanged-taken", "errors in a clean file");
+	/* a new file, not the same file written again in place: as every editor and
+	 * migrate's atomic writes do (the inode changes) */
+	unlink("reuse/r.h");
+	write_file("reuse/r.h", broken_h);
+	check(reuse_run(reuse, true) == 1, "reuse-header-changed-parsed-again",
+	      "the parse of the old header was taken");
+	unlink("reuse/r.h");
+	write_file("reuse/r.h", clean_h);
+	check(reuse_run(reuse, true) == 0, "reuse-header-restored-parsed-again",
+	      "the parse of the broken header was taken");
+	write_file("reuse/r.c", broken_src);
+	check(reuse_run(reuse, true) == 1, "reuse-text-changed-parsed-again",
+	      "the parse of the old text was taken");
+	bm_reuse_free(reuse);
+	free(broken_src);
+}
+
 int main(int argc, char **argv)
 {
 	const char *cases = argc > 1 ? argv[1] : "cases";
@@ -720,6 +782,7 @@ int main(int argc, char **argv)
 	test_lock();
 	test_flow();
 	test_reports(cases);
+	test_reuse();
 	if (argc > 2)
 		test_crosscheck(argv[2]);
 	printf("%d passed, %d failed\n", passed, failed);

@@ -260,6 +260,47 @@ combine_test() {
 }
 combine_test
 
+# ---- verify takes the parses of the analysis of spatch's output where a file is byte for
+# byte what that analysis parsed (convert/reuse.c): the same exit status, patch and reports
+# as when every run parses every file (BLKMIG_NO_PARSE_REUSE=1), from fewer parses. The
+# tree has sites only the analyzer converts, so files change between the two runs too ----
+reuse_test() {
+	local w=$SCRATCH/reuse rc_reuse rc_fresh n_reuse n_fresh f
+	mkdir -p "$w/tree"
+	cp -r "$TOP/tests/analyzer/cases" "$TOP/samples" "$w/tree/"
+	find "$w/tree" -name '*.fixed.c' -delete
+	(cd "$w/tree" && BLKMIG_KTREE_TRACE=1 "$BLKMIG" migrate --no-cache -j 2 \
+		--patch "$w/reuse.patch" --report "$w/reuse" .) >/dev/null 2>"$w/reuse.log"
+	rc_reuse=$?
+	(cd "$w/tree" && BLKMIG_KTREE_TRACE=1 BLKMIG_NO_PARSE_REUSE=1 "$BLKMIG" migrate --no-cache \
+		-j 2 --patch "$w/fresh.patch" --report "$w/fresh" .) >/dev/null 2>"$w/fresh.log"
+	rc_fresh=$?
+	if [ "$rc_reuse" = "$rc_fresh" ] && [ -s "$w/fresh.patch" ] &&
+		cmp -s "$w/reuse.patch" "$w/fresh.patch"; then
+		pass reuse/same-patch
+	else
+		fail reuse/same-patch "exit $rc_reuse vs $rc_fresh; $(diff "$w/fresh.patch" "$w/reuse.patch" | head -5)"
+	fi
+	for f in report.txt report.json report.sarif; do
+		if cmp -s "$w/reuse/$f" "$w/fresh/$f"; then
+			pass "reuse/same-$f"
+		else
+			fail "reuse/same-$f" "$(diff "$w/fresh/$f" "$w/reuse/$f" | head -5)"
+		fi
+	done
+	grep -q 'by the analyzer' "$w/fresh.log" && ! grep -q ' 0 by the analyzer' "$w/fresh.log" &&
+		pass reuse/tree-has-analyzer-conversions ||
+		fail reuse/tree-has-analyzer-conversions "$(grep 'by spatch' "$w/fresh.log")"
+	n_reuse=$(grep -c '^blkmig: parse ' "$w/reuse.log")
+	n_fresh=$(grep -c '^blkmig: parse ' "$w/fresh.log")
+	if [ "$n_reuse" -gt 0 ] && [ "$n_reuse" -lt "$n_fresh" ]; then
+		pass reuse/fewer-parses
+	else
+		fail reuse/fewer-parses "$n_reuse parses with reuse, $n_fresh without"
+	fi
+}
+reuse_test
+
 # ---- a file is converted whole or not at all: one site a human must decide keeps the
 # file as it was, and the site that would convert says why (partial_file) ---------------
 partial_test() {

@@ -1,0 +1,248 @@
+/*
+ * reuse.c - parses one analysis run hands to the next over the same files.
+ *
+ * migrate analyses spatch's output, then verifies the files it converted:
+ * most of them (every file where spatch converted all and the analyzer added
+ * nothing) are byte for byte what the first run parsed.  Parsing a kernel
+ * file with its headers is the cost of an analysis, so the second run takes
+ * the first run's translation unit instead, when that cannot change a thing:
+ * the same parse arguments (options), the same text of the file, and every
+ * file the parse included still the same on disk (device, inode, size and
+ * modification time; a rewritten header is a new inode).  Anything else is
+ * parsed again.  BLKMIG_NO_PARSE_REUSE=1 parses every file in every run (the
+ * reference the tests compare with).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "func_index.h"
+#include "reuse.h"
+
+struct included {
+	char *path;
+	struct stat st;
+};
+
+struct kept {
+	char *path;
+	char *src;
+	size_t len;
+	struct tunit t;	  /* tu, cxfile, err_offsets, fn_* */
+	struct bm_file f; /* status, errors, warnings, used_model, reason, diagnostics */
+	struct included *inc;
+	size_t ninc, inc_cap;
+	bool unusable; /* an included file could not be looked at */
+};
+
+struct bm_reuse {
+	char *options; /* the parse arguments' inputs, as one string */
+	struct parse_env *env;
+	CXIndex idx;
+	struct kept *kept;
+	size_t nkept, kept_cap;
+};
+
+struct bm_reuse *bm_reuse_new(void)
+{
+	return xcalloc(1, sizeof(struct bm_reuse));
+}
+
+static void kept_free(struct kept *k)
+{
+	free(k->path);
+	free(k->src);
+	if (k->t.tu)
+		clang_disposeTranslationUnit(k->t.tu);
+	free(k->t.err_offsets);
+	func_index_free(&k->t);
+	free(k->f.reason);
+	strlist_free(&k->f.diagnostics);
+	for (size_t i = 0; i < k->ninc; i++)
+		free(k->inc[i].path);
+	free(k->inc);
+	memset(k, 0, sizeof(*k));
+}
+
+/* Let go of every kept parse (before the index and environment they live in). */
+static void drop_kept(struct bm_reuse *r)
+{
+	for (size_t i = 0; i < r->nkept; i++)
+		kept_free(&r->kept[i]);
+	free(r->kept);
+	r->kept = NULL;
+	r->nkept = r->kept_cap = 0;
+}
+
+void bm_reuse_free(struct bm_reuse *r)
+{
+	if (!r)
+		return;
+	drop_kept(r);
+	if (r->idx)
+		clang_disposeIndex(r->idx);
+	parse_env_free(r->env);
+	free(r->options);
+	free(r);
+}
+
+/* Everything of the options that goes into a file's parse arguments (parse.c). */
+static char *options_key(const struct bm_options *o)
+{
+	struct bm_strlist parts = {0};
+	size_t n = 0;
+	char *key, *at;
+
+	for (size_t i = 0; i < o->include_dirs.n; i++)
+		strlist_push_owned(&parts, xasprintf("-I%s", o->include_dirs.v[i]));
+	for (size_t i = 0; i < o->defines.n; i++)
+		strlist_push_owned(&parts, xasprintf("-D%s", o->defines.v[i]));
+	strlist_push_owned(&parts, xasprintf("-p%s", o->build_dir ? o->build_dir : ""));
+	strlist_push_owned(&parts, xasprintf("-k%s", o->kernel_tree ? o->kernel_tree : ""));
+	strlist_push_owned(&parts, xasprintf("-t%u", o->timeout));
+	for (size_t i = 0; i < parts.n; i++)
+		n += strlen(parts.v[i]) + 1;
+	key = at = xmalloc(n + 1);
+	for (size_t i = 0; i < parts.n; i++)
+		at += sprintf(at, "%s%c", parts.v[i], '\n');
+	*at = '\0';
+	strlist_free(&parts);
+	return key;
+}
+
+struct parse_env *reuse_take_env(struct bm_reuse *r, struct bm_run *run, CXIndex *idx)
+{
+	char *key;
+	struct parse_env *env = NULL;
+
+	if (!r)
+		return NULL;
+	const char *off = getenv("BLKMIG_NO_PARSE_REUSE");
+
+	key = options_key(&run->opt);
+	if (r->env && r->options && !strcmp(key, r->options) &&
+	    !(off && *off && strcmp(off, "0"))) {
+		env = parse_env_rebind(r->env, run);
+		*idx = r->idx;
+	} else {
+		drop_kept(r);
+		if (r->idx)
+			clang_disposeIndex(r->idx);
+		parse_env_free(r->env);
+	}
+	r->env = NULL;
+	r->idx = NULL;
+	free(r->options);
+	r->options = key;
+	return env;
+}
+
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+}
+
+bool reuse_take_parse(struct bm_reuse *r, struct bm_run *run, size_t fi, const char *src,
+		      size_t len, struct tunit *t)
+{
+	struct bm_file *file = &run->files[fi];
+	struct kept *k = NULL;
+
+	if (!r)
+		return false;
+	for (size_t i = 0; i < r->nkept && !k; i++)
+		if (r->kept[i].t.tu && !strcmp(r->kept[i].path, file->path))
+			k = &r->kept[i];
+	if (!k || k->unusable || k->len != len || memcmp(k->src, src, len))
+		return false;
+	for (size_t i = 0; i < k->ninc; i++) {
+		struct stat st;
+
+		if (stat(k->inc[i].path, &st) || !same_file(&st, &k->inc[i].st))
+			return false;
+	}
+	t->tu = k->t.tu;
+	t->cxfile = k->t.cxfile;
+	t->err_offsets = k->t.err_offsets;
+	t->nerr = k->t.nerr;
+	t->err_cap = k->t.err_cap;
+	t->fn_at = k->t.fn_at;
+	t->fn_usr = k->t.fn_usr;
+	t->nfn = k->t.nfn;
+	t->fn_listed = k->t.fn_listed;
+	memset(&k->t, 0, sizeof(k->t));
+	file->status = k->f.status;
+	file->errors = k->f.errors;
+	file->warnings = k->f.warnings;
+	file->used_model = k->f.used_model;
+	free(file->reason);
+	file->reason = k->f.reason;
+	k->f.reason = NULL;
+	strlist_free(&file->diagnostics);
+	file->diagnostics = k->f.diagnostics;
+	memset(&k->f.diagnostics, 0, sizeof(k->f.diagnostics));
+	return true;
+}
+
+static void note_included(CXFile f, CXSourceLocation *stack, unsigned depth, CXClientData data)
+{
+	struct kept *k = data;
+	CXString name;
+	struct included *inc;
+
+	(void)stack;
+	if (depth == 0) /* the file itself: its text is compared instead */
+		return;
+	name = clang_getFileName(f);
+	inc = vec_push(k->inc, k->ninc, k->inc_cap);
+	inc->path = xstrdup(clang_getCString(name));
+	clang_disposeString(name);
+	if (stat(inc->path, &inc->st))
+		k->unusable = true;
+}
+
+void reuse_put(struct bm_reuse *r, struct ctx *cx, struct parse_env *env, CXIndex idx)
+{
+	drop_kept(r);
+	for (size_t i = 0; i < cx->ntus; i++) {
+		struct tunit *t = &cx->tus[i];
+		struct bm_file *file = &cx->run->files[t->file_index];
+		struct kept *k;
+
+		if (!t->tu || !t->src)
+			continue;
+		k = vec_push(r->kept, r->nkept, r->kept_cap);
+		memset(k, 0, sizeof(*k));
+		k->path = xstrdup(file->path);
+		k->src = t->src;
+		k->len = t->len;
+		t->src = NULL;
+		k->t.tu = t->tu;
+		k->t.cxfile = t->cxfile;
+		k->t.err_offsets = t->err_offsets;
+		k->t.nerr = t->nerr;
+		k->t.err_cap = t->err_cap;
+		k->t.fn_at = t->fn_at;
+		k->t.fn_usr = t->fn_usr;
+		k->t.nfn = t->nfn;
+		k->t.fn_listed = t->fn_listed;
+		t->tu = NULL;
+		t->err_offsets = NULL;
+		t->nerr = t->err_cap = 0;
+		t->fn_at = NULL;
+		t->fn_usr = NULL;
+		t->nfn = 0;
+		t->fn_listed = false;
+		k->f.status = file->status;
+		k->f.errors = file->errors;
+		k->f.warnings = file->warnings;
+		k->f.used_model = file->used_model;
+		k->f.reason = file->reason ? xstrdup(file->reason) : NULL;
+		for (size_t d = 0; d < file->diagnostics.n; d++)
+			strlist_push(&k->f.diagnostics, file->diagnostics.v[d]);
+		clang_getInclusions(k->t.tu, note_included, k);
+	}
+	r->env = env;
+	r->idx = idx;
+}
