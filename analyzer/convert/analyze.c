@@ -93,10 +93,6 @@ static void adopt(struct ctx *cx, struct tunit *pre, size_t *cand, size_t from, 
 
 		if (!p->clean)
 			p->clean = bm_blank_comments(p->src, p->len);
-		if (cx->run->files[cand[k]].status == BM_PARSE_SKIPPED) {
-			free(cx->run->files[cand[k]].reason);
-			cx->run->files[cand[k]].reason = NULL;
-		}
 		t->file_index = cand[k];
 		t->path = cx->run->files[cand[k]].path;
 		t->src = p->src;
@@ -370,6 +366,15 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 					"blkmig: whole-tree facts, round %d: %zu more file(s) name "
 					"callers that matter\n",
 					round, ncand - parsed);
+			/* the prefilter skipped these, the whole-tree facts want them: the
+			 * parse's outcome (errors, stubs) replaces this note */
+			for (size_t k = parsed > nlegacy ? parsed : nlegacy; k < ncand; k++) {
+				struct bm_file *file = &run->files[cand[k]];
+
+				free(file->reason);
+				file->reason = xstrdup(
+				    "no completion call; parsed for the whole-tree facts only");
+			}
 			parse_or_reuse(env, idx, reuse, run, pre, cand + parsed, ncand - parsed,
 				       cx.tus + parsed);
 			adopt(&cx, pre, cand, parsed, ncand);

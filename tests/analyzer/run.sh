@@ -218,6 +218,28 @@ else
 	fail func-index-same-as-whole-file-visit "$(diff "$tmp/fi-whole.json" "$tmp/fi-index.json" | head -5)"
 fi
 
+# ---- each file's parse status is what happened to it: the caller file the tree pass
+# parsed says it was parsed for the whole-tree facts only, the file it did not want says
+# the prefilter skipped it (cases/callers) -----------------------------------------------
+"$B" scan -q --format json "$cases/callers" >"$tmp/callers.json" 2>&1
+if python3 - "$tmp/callers.json" >"$tmp/callers.err" 2>&1 <<'EOP'
+import json, sys
+files = {f["path"].rsplit("/", 1)[-1]: f["parse"] for f in json.load(open(sys.argv[1]))["files"]}
+want = {
+    "cal_done.c": ("ok", None),
+    "cal_irq.c": ("ok", "no completion call; parsed for the whole-tree facts only"),
+    "cal_unrelated.c": ("skipped", "no legacy completion call (prefilter)"),
+}
+got = {k: (v["status"], v.get("reason")) for k, v in files.items()}
+if got != want:
+    sys.exit("got %r" % got)
+EOP
+then
+	pass file-status-facts-only-and-skipped
+else
+	fail file-status-facts-only-and-skipped "$(cat "$tmp/callers.err")"
+fi
+
 # ---- grep cross-check: scan finds exactly what grep finds outside comments/strings --
 legacy='\b(end_that_request_(first|chunk|last)|end_request|end_queued_request|end_dequeued_request)[[:space:]]*\('
 for c in "$cases"/*.c $(find "$cases" -mindepth 2 -name "*.c"); do
