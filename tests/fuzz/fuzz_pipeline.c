@@ -11,7 +11,9 @@
  * stub folder) and the libclang index are made once and kept (bm_parse_keep_env);
  * made per run they cost a fork+exec of rm and ~80 file creations each time, which
  * held the target to a few runs per second.  Everything lives under one private
- * TMPDIR removed at exit.
+ * TMPDIR removed at exit.  libFuzzer leaves an interrupted run with _Exit(), past
+ * atexit: the folder is named and marked as blkmig's own private folders are
+ * (cli/cleanup.c), so the next run removes those whose owner is gone.
  */
 #include <ftw.h>
 #include <stdint.h>
@@ -21,6 +23,7 @@
 #include <unistd.h>
 
 #include "analysis.h"
+#include "cleanup.h"
 #include "edit_apply.h"
 #include "util.h"
 
@@ -40,7 +43,7 @@ const char *__lsan_default_suppressions(void)
 	return "leak:libstdc++.so\nleak:libLLVM-\n";
 }
 
-static char dir[] = "/tmp/blkmig-fuzz.XXXXXX";
+static char *dir;
 static char *path;
 
 static int remove_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
@@ -59,12 +62,17 @@ static void cleanup(void)
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
+	const char *td = getenv("TMPDIR");
+
 	(void)argc;
 	(void)argv;
+	cleanup_stale_private_dirs();
+	dir = xasprintf("%s/blkmig.XXXXXX", td && *td ? td : "/tmp");
 	if (!mkdtemp(dir)) {
 		perror("blkmig-fuzz: mkdtemp");
 		exit(2);
 	}
+	cleanup_add_dir(dir); /* its owner mark */
 	path = xasprintf("%s/input.c", dir);
 	atexit(cleanup);
 	setenv("TMPDIR", dir, 1); /* the kept parse environment's folder */

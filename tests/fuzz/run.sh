@@ -41,4 +41,25 @@ for t in fuzz_text fuzz_pipeline; do
 		fail "$t/fuzz" "$(grep -m3 -E 'ERROR|runtime error|blkmig-fuzz' "$tmp/$t.fuzz") (input kept in $RESULTS)"
 	fi
 done
+
+# a run libFuzzer interrupts leaves with _Exit(), past atexit: its private folder stays,
+# and the next run removes it (and only it: a live run's folder stays) --------------------
+if [ -x "$FB/fuzz_pipeline" ]; then
+	td=$tmp/tmpdir; mkdir -p "$td"
+	(sleep 60 & echo $! >"$td/live.pid"; wait) 2>/dev/null &
+	sleep 0.2
+	(exit 0) & dead=$!; wait $dead
+	mkdir -p "$td/blkmig.stale1" "$td/blkmig.alive1"
+	echo "$dead" >"$td/blkmig.stale1/.blkmig-owner"
+	cat "$td/live.pid" >"$td/blkmig.alive1/.blkmig-owner"
+	(cd "$tmp" && TMPDIR=$td "$FB/fuzz_pipeline" "${opts[@]}" -runs=0 "$TOP/samples") \
+		>"$tmp/stale.log" 2>&1
+	left=$(cd "$td" && ls -d blkmig.* 2>/dev/null | tr '\n' ' ')
+	if [ ! -e "$td/blkmig.stale1" ] && [ -e "$td/blkmig.alive1" ] && [ "$left" = "blkmig.alive1 " ]; then
+		pass fuzz_pipeline/stale-private-folder-removed
+	else
+		fail fuzz_pipeline/stale-private-folder-removed "left in TMPDIR: $left"
+	fi
+	kill "$(cat "$td/live.pid")" 2>/dev/null
+fi
 finish
