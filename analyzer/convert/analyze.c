@@ -128,8 +128,11 @@ static void select_files(struct ctx *cx, struct tunit *pre, bool *taken, size_t 
 		size_t len = 0;
 		const char *src =
 		    want_more(run, pre, taken, i) ? text_of(pre, i, &len, &owned) : NULL;
-		unsigned hit = src ? tree_scan(src, len, names, members, &found[i]) : 0;
+		/* code only: a name in a comment or a string is no caller */
+		char *code = src ? bm_blank_comments(src, len) : NULL;
+		unsigned hit = code ? tree_scan(code, len, names, members, &found[i]) : 0;
 
+		free(code);
 		free(owned);
 		if (!hit)
 			continue;
@@ -310,8 +313,11 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 			f->status = BM_PARSE_SKIPPED;
 			f->reason = xstrdup(verify ? "no completion call (prefilter)"
 						   : "no legacy completion call (prefilter)");
+			char *code = bm_blank_comments(t->src, t->len);
+
 			registers[i] =
-			    (tree_scan(t->src, t->len, &none, &none, NULL) & TREE_REGISTERS) != 0;
+			    (tree_scan(code, t->len, &none, &none, NULL) & TREE_REGISTERS) != 0;
+			free(code);
 			/* let go of the text (the rounds read it again); len > 0 says it
 			 * was read, an empty file has nothing for them */
 			free(t->src);

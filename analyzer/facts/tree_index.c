@@ -2,8 +2,9 @@
  * tree_index.c - which files of the tree matter, found cheaply.
  *
  * Parsing is the cost; reading is not.  Every file of the run is read once
- * anyway (prefilter.c); this pass looks at the identifiers of the files that
- * were not parsed and picks those the facts need:
+ * anyway (prefilter.c); this pass looks at the identifiers in the code of the
+ * files that were not parsed (comments and strings blanked: a name there is no
+ * caller) and picks those the facts need:
  * - files that give a queue to blk_init_queue / blk_init_queue_node: the
  *   request_fn and the queue lock they register (IDE gives ide_lock in
  *   ide-probe.c, the completions are in ide-io.c);
