@@ -11,8 +11,8 @@
  * modification time; a rewritten header is a new inode).  Anything else is
  * parsed again.  A header the first parse missed got a stub then (parse.c), in
  * the environment the next run takes over, so a new parse would not find a
- * header the kept one did not.  BLKMIG_NO_PARSE_REUSE=1 parses every file in every run (the
- * reference the tests compare with).
+ * header the kept one did not.  BLKMIG_NO_PARSE_REUSE=1 parses every file in
+ * every run (the reference the tests compare with).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -139,6 +139,42 @@ struct parse_env *reuse_take_env(struct bm_reuse *r, struct bm_run *run, CXIndex
 	return env;
 }
 
+/* What a parse made of a unit (parse.c, func_index.c), moved from one unit to another. */
+static void move_parse(struct tunit *to, struct tunit *from)
+{
+	to->tu = from->tu;
+	to->cxfile = from->cxfile;
+	to->err_offsets = from->err_offsets;
+	to->nerr = from->nerr;
+	to->err_cap = from->err_cap;
+	to->fn_at = from->fn_at;
+	to->fn_usr = from->fn_usr;
+	to->nfn = from->nfn;
+	to->fn_listed = from->fn_listed;
+	from->tu = NULL;
+	from->cxfile = NULL;
+	from->err_offsets = NULL;
+	from->nerr = from->err_cap = 0;
+	from->fn_at = NULL;
+	from->fn_usr = NULL;
+	from->nfn = 0;
+	from->fn_listed = false;
+}
+
+/* What a parse says of a file in the report: status, counts, reason, diagnostics. */
+static void copy_file_parse(struct bm_file *to, const struct bm_file *from)
+{
+	to->status = from->status;
+	to->errors = from->errors;
+	to->warnings = from->warnings;
+	to->used_model = from->used_model;
+	free(to->reason);
+	to->reason = from->reason ? xstrdup(from->reason) : NULL;
+	strlist_free(&to->diagnostics);
+	for (size_t d = 0; d < from->diagnostics.n; d++)
+		strlist_push(&to->diagnostics, from->diagnostics.v[d]);
+}
+
 static bool same_file(const struct stat *a, const struct stat *b)
 {
 	return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
@@ -164,26 +200,8 @@ bool reuse_take_parse(struct bm_reuse *r, struct bm_run *run, size_t fi, const c
 		if (stat(k->inc[i].path, &st) || !same_file(&st, &k->inc[i].st))
 			return false;
 	}
-	t->tu = k->t.tu;
-	t->cxfile = k->t.cxfile;
-	t->err_offsets = k->t.err_offsets;
-	t->nerr = k->t.nerr;
-	t->err_cap = k->t.err_cap;
-	t->fn_at = k->t.fn_at;
-	t->fn_usr = k->t.fn_usr;
-	t->nfn = k->t.nfn;
-	t->fn_listed = k->t.fn_listed;
-	memset(&k->t, 0, sizeof(k->t));
-	file->status = k->f.status;
-	file->errors = k->f.errors;
-	file->warnings = k->f.warnings;
-	file->used_model = k->f.used_model;
-	free(file->reason);
-	file->reason = k->f.reason;
-	k->f.reason = NULL;
-	strlist_free(&file->diagnostics);
-	file->diagnostics = k->f.diagnostics;
-	memset(&k->f.diagnostics, 0, sizeof(k->f.diagnostics));
+	move_parse(t, &k->t);
+	copy_file_parse(file, &k->f);
 	return true;
 }
 
@@ -220,29 +238,8 @@ void reuse_put(struct bm_reuse *r, struct ctx *cx, struct parse_env *env, CXInde
 		k->src = t->src;
 		k->len = t->len;
 		t->src = NULL;
-		k->t.tu = t->tu;
-		k->t.cxfile = t->cxfile;
-		k->t.err_offsets = t->err_offsets;
-		k->t.nerr = t->nerr;
-		k->t.err_cap = t->err_cap;
-		k->t.fn_at = t->fn_at;
-		k->t.fn_usr = t->fn_usr;
-		k->t.nfn = t->nfn;
-		k->t.fn_listed = t->fn_listed;
-		t->tu = NULL;
-		t->err_offsets = NULL;
-		t->nerr = t->err_cap = 0;
-		t->fn_at = NULL;
-		t->fn_usr = NULL;
-		t->nfn = 0;
-		t->fn_listed = false;
-		k->f.status = file->status;
-		k->f.errors = file->errors;
-		k->f.warnings = file->warnings;
-		k->f.used_model = file->used_model;
-		k->f.reason = file->reason ? xstrdup(file->reason) : NULL;
-		for (size_t d = 0; d < file->diagnostics.n; d++)
-			strlist_push(&k->f.diagnostics, file->diagnostics.v[d]);
+		move_parse(&k->t, t);
+		copy_file_parse(&k->f, file);
 		clang_getInclusions(k->t.tu, note_included, k);
 	}
 	r->env = env;
