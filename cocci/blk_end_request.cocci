@@ -259,17 +259,364 @@ def err_value(u):
     return "(%s) > 0 ? 0 : ((%s) ? (%s) : -EIO)" % (x, x, x)
 
 
-def sectors_to_bytes(n, r):
-    t = norm(n)
-    r = norm(r)
-    if t in (r + "->hard_nr_sectors", r + "->nr_sectors"):
-        return "blk_rq_bytes(%s)" % r
-    if t in (r + "->current_nr_sectors", r + "->hard_cur_sectors"):
-        return "blk_rq_cur_bytes(%s)" % r
+def sectors_to_bytes(n, r, f):
+    """The bytes of end_that_request_first(r, u, n) in file f: a helper
+    where n is the field it stands for and the fields are intact, else
+    n << 9 as written."""
+    kind = field_count(n, r)
+    if kind in ("whole", "nr") and fields_intact(f):
+        return "blk_rq_bytes(%s)" % norm(r)
+    if kind == "cur" and fields_intact(f):
+        return "blk_rq_cur_bytes(%s)" % norm(r)
+    return literal_sectors(n)
+
+
+# --- fields intact (issue 20 item 1) -------------------------------------------
+# A helper (blk_rq_cur_bytes, blk_rq_bytes) stands for the old call's byte
+# count only where the request fields it reads still hold what the old call
+# used.  Per driver file F, "fields intact" holds when
+#  (a) F assigns to no member named one of FIELD_NAMES (=, op=, ++, --),
+#  (b) F makes no packet requests (none of PC_NAMES appears in its code),
+#  (c) F passes no struct request * to a function neither defined in F nor
+#      one of the block layer's own that do not write those fields.
+# The file's text is scanned (comments and strings removed), so macro bodies
+# and functions spatch could not parse count too; spatch adds, for (c), the
+# arguments it knows to be a struct request * (rule rqarg of collect.cocci).
+FIELD_NAMES = ("current_nr_sectors", "hard_cur_sectors", "nr_sectors",
+               "hard_nr_sectors", "sector", "hard_sector", "buffer", "data_len")
+PC_NAMES = ("REQ_TYPE_BLOCK_PC", "scsi_cmd_ioctl", "blk_execute_rq",
+            "blk_execute_rq_nowait", "blk_rq_map_user", "blk_rq_map_user_iov",
+            "blk_rq_map_kern", "sg_io", "blk_queue_ordered")
+RQ_SAFE_RE = r"^(blk_rq_|elv_|blk_queue_)"
+RQ_SAFE = set("""blk_fs_request blk_pc_request blk_special_request blk_barrier_rq
+blk_sense_request rq_data_dir rq_is_sync blkdev_dequeue_request
+blk_requeue_request add_disk_randomness blk_complete_request blk_end_sync_rq
+end_request end_that_request_first end_that_request_chunk end_that_request_last
+end_queued_request end_dequeued_request __blk_end_request blk_end_request
+blk_end_request_callback blk_rq_bytes blk_rq_cur_bytes""".split())
+ASSIGN_OPS = ("=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=",
+              ">>=", "++", "--")
+NOT_CALLEES = C_KEYWORDS | set("""defined __attribute__ __typeof__ __builtin_expect
+asm __asm__ _Alignof alignof""".split())
+# the block layer's loop macros (cocci/blkmig.h): loops that read the
+# request's bios, not calls
+ITERATOR_RE = r"^_*rq_for_each_"
+FIELDS = {}      # file -> the fact: dict(a, b, c: None or (what, line))
+RQARGS = {}      # file -> [(line, callee, argument)] from spatch's types
+# tokens of C with every compound assignment operator kept whole
+CTOKEN_RE = re.compile(r"\s*(->|\+\+|--|<<=|>>=|[-+*/%&|^]=|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&|^!~<>=?:,()\[\].;{}\x23]|[A-Za-z_]\w*|\d\w*|\S)")
+CODE_RE = re.compile(r"\x2f\*.*?\*\x2f|\x2f\x2f[^\n]*|\x22(?:\\.|[^\x22\\\n])*\x22|\x27(?:\\.|[^\x27\\\n])*\x27|\\\n", re.S)
+
+
+def code_tokens(text):
+    """(token, line) of C code: comments, strings, character constants and
+    line continuations removed, line numbers kept."""
+    def blank(m):
+        s = m.group(0)
+        if s[:1] in (chr(34), chr(39)):
+            return " "
+        return "\n" * s.count("\n") if s != "\\\n" else " \n"
+    text = CODE_RE.sub(blank, text)
+    out = []
+    for no, line in enumerate(text.split("\n"), 1):
+        out.extend((t, no) for t in CTOKEN_RE.findall(line) if t)
+    return out
+
+
+def is_ident(t):
+    return re.match(r"^[A-Za-z_]\w*$", t) is not None
+
+
+def match_back(toks, j):
+    """Index of the opener of the bracket closing at j."""
+    close = toks[j][0]
+    opener = "(" if close == ")" else "["
+    depth = 0
+    while j >= 0:
+        if toks[j][0] == close:
+            depth += 1
+        elif toks[j][0] == opener:
+            depth -= 1
+            if depth == 0:
+                return j
+        j -= 1
+    return 0
+
+
+def match_fwd(toks, i):
+    """Index of the bracket closing the one opening at i."""
+    opener = toks[i][0]
+    close = ")" if opener == "(" else ("]" if opener == "[" else "}")
+    depth = 0
+    for j in range(i, len(toks)):
+        if toks[j][0] == opener:
+            depth += 1
+        elif toks[j][0] == close:
+            depth -= 1
+            if depth == 0:
+                return j
+    return len(toks) - 1
+
+
+def postfix_start(toks, i):
+    """Start of the postfix expression ending just before index i
+    (identifiers, calls, subscripts, parentheses, -> and . chains)."""
+    j = i - 1
+    while j >= 0:
+        if toks[j][0] in (")", "]"):
+            j = match_back(toks, j) - 1
+        elif is_ident(toks[j][0]):
+            j -= 1
+        else:
+            break
+        if j >= 0 and toks[j][0] in ("->", "."):
+            j -= 1
+            continue
+        if j >= 0 and toks[j][0] in (")", "]") and toks[j + 1][0] in ("(", "["):
+            continue
+        if j >= 0 and is_ident(toks[j][0]) and toks[j + 1][0] == "(" and \
+                toks[j][0] not in NOT_CALLEES:
+            continue
+        break
+    return j + 1
+
+
+def text_of(toks, a, b):
+    return paren([t for t, _ in toks[a:b]])
+
+
+def strip_casts(toks):
+    """An argument without its parentheses and casts: (void *)(rq) -> rq."""
+    toks = strip_parens(toks)
+    while len(toks) > 2 and toks[0] == "(":
+        depth = 0
+        for i, t in enumerate(toks):
+            depth += t == "("
+            depth -= t == ")"
+            if depth == 0:
+                break
+        inner = toks[1:i]
+        if i + 1 < len(toks) and inner and all(
+                is_ident(t) or t == "*" for t in inner) and \
+                (inner[0] in ("struct", "void", "const", "unsigned") or "*" in inner):
+            toks = strip_parens(toks[i + 1:])
+        else:
+            break
+    return toks
+
+
+def request_names(toks, f):
+    """Expressions known to be a struct request *: names declared so, and
+    the request of every legacy call of the file."""
+    names = set(norm(lg["R"]) for k, lg in LEGACY.items() if k[0] == f)
+    n = len(toks)
+    for i in range(n - 3):
+        if toks[i][0] == "struct" and toks[i + 1][0] == "request" and \
+                toks[i + 2][0] == "*" and is_ident(toks[i + 3][0]):
+            names.add(toks[i + 3][0])
+            j, depth = i + 4, 0
+            while j < n and not (depth == 0 and toks[j][0] in (";", "{", ")")):
+                t = toks[j][0]
+                if t in ("(", "["):
+                    depth += 1
+                elif t in (")", "]"):
+                    depth -= 1
+                elif depth == 0 and t == "," and j + 2 < n and \
+                        toks[j + 1][0] == "*" and is_ident(toks[j + 2][0]):
+                    names.add(toks[j + 2][0])
+                j += 1
+    return names
+
+
+def fields_scan(f):
+    text = file_text(f)
+    toks = code_tokens(text)
+    base = os.path.basename(f)
+    a = b = c = None
+    n = len(toks)
+    # functions (and macros) defined in the file
+    defined = set()
+    depth = 0
+    for i, (t, _) in enumerate(toks):
+        if t == "{":
+            depth += 1
+        elif t == "}":
+            depth -= 1
+        elif depth == 0 and t == "(" and i and is_ident(toks[i - 1][0]):
+            j = match_fwd(toks, i) + 1
+            while j < n and toks[j][0] == "__attribute__":
+                j = match_fwd(toks, j + 1) + 1 if j + 1 < n else n
+            if j < n and toks[j][0] == "{":
+                defined.add(toks[i - 1][0])
+        elif t == "define" and i and toks[i - 1][0] == chr(35) and i + 1 < n:
+            defined.add(toks[i + 1][0])
+    rqn = request_names(toks, f)
+    for i, (t, line) in enumerate(toks):
+        # (a) a write to a member named one of FIELD_NAMES
+        if a is None and t in ("->", ".") and i + 1 < n and \
+                toks[i + 1][0] in FIELD_NAMES and i > 0 and \
+                (is_ident(toks[i - 1][0]) or toks[i - 1][0] in (")", "]")):
+            nxt = toks[i + 2][0] if i + 2 < n else ""
+            s = postfix_start(toks, i)
+            pre = toks[s - 1][0] if s > 0 else ""
+            if nxt in ASSIGN_OPS or pre in ("++", "--"):
+                a = (text_of(toks, s, i + 2), toks[i + 1][1])
+        # (b) a packet request marker
+        if b is None and t in PC_NAMES:
+            b = (t, line)
+        # (c) a request passed to a function not known not to write them
+        if c is None and t == "(" and i > 0 and \
+                ((is_ident(toks[i - 1][0]) and toks[i - 1][0] not in NOT_CALLEES)
+                 or toks[i - 1][0] == ")"):
+            if toks[i - 1][0] == ")":
+                o = match_back(toks, i - 1)
+                if toks[o + 1][0] != "*":
+                    continue       # a cast of a parenthesised expression
+                callee = text_of(toks, o, i)
+            else:
+                callee = toks[i - 1][0]
+                if re.match(ITERATOR_RE, callee):
+                    continue
+                if i > 1 and toks[i - 2][0] in ("->", "."):
+                    callee = text_of(toks, postfix_start(toks, i - 1), i)
+            if is_ident(callee) and (callee in defined or callee in RQ_SAFE or
+                                     re.match(RQ_SAFE_RE, callee)):
+                continue
+            end = match_fwd(toks, i)
+            args, cur, depth = [], [], 0
+            for t2, _ in toks[i + 1:end]:
+                if t2 in ("(", "[", "{"):
+                    depth += 1
+                elif t2 in (")", "]", "}"):
+                    depth -= 1
+                if t2 == "," and depth == 0:
+                    args.append(cur)
+                    cur = []
+                else:
+                    cur.append(t2)
+            args.append(cur)
+            for arg in args:
+                x = norm("".join(strip_casts(arg)))
+                if x and x in rqn and not (i > 1 and toks[i - 2][0] in
+                                           ("struct", "union", "enum")):
+                    c = (callee, x, line)
+                    break
+    for (line, callee, arg) in sorted(RQARGS.get(f, [])):
+        cl = norm(callee)
+        if is_ident(cl) and (cl in defined or cl in RQ_SAFE or re.match(RQ_SAFE_RE, cl)):
+            continue
+        if c is None or line < c[2]:
+            c = (one_line(callee), norm(arg), line)
+        break
+    return {"a": a, "b": b, "c": c, "file": base}
+
+
+def fields_fact(f):
+    """The fact of file f (computed once, on the original file)."""
+    if f not in FIELDS:
+        FIELDS[f] = fields_scan(f)
+    return FIELDS[f]
+
+
+def fields_intact(f):
+    fa = fields_fact(f)
+    return fa["a"] is None and fa["b"] is None and fa["c"] is None
+
+
+def fields_why(f, which="abc"):
+    """Why the fact does not hold: each of (a), (b), (c) that fails, with
+    the first line that breaks it; None when it holds."""
+    fa = fields_fact(f)
+    out = []
+    if "a" in which and fa["a"]:
+        out.append("the driver writes %s (%s:%d)" % (fa["a"][0], fa["file"], fa["a"][1]))
+    if "b" in which and fa["b"]:
+        out.append("the driver makes packet requests (%s, %s:%d)" % (fa["b"][0], fa["file"], fa["b"][1]))
+    if "c" in which and fa["c"]:
+        out.append("the driver passes %s to %s(), which is not defined in this file (%s:%d)" % (
+            fa["c"][1], fa["c"][0], fa["file"], fa["c"][2]))
+    return "; ".join(out) or None
+
+
+def field_count(n, r):
+    """Which field form a sector count is: 'whole' (hard_nr_sectors),
+    'nr' (nr_sectors), 'cur' (current_nr_sectors, hard_cur_sectors), or None."""
+    t, r = norm(n), norm(r)
+    if t in (r + "->hard_nr_sectors", "blk_rq_sectors(%s)" % r):
+        return "whole"
+    if t == r + "->nr_sectors":
+        return "nr"
+    if t in (r + "->current_nr_sectors", r + "->hard_cur_sectors",
+             "blk_rq_cur_sectors(%s)" % r):
+        return "cur"
+    return None
+
+
+def literal_sectors(n):
     toks = tokens(n)
     if is_simple(toks):
         return "%s << 9" % paren(strip_parens(toks))
     return "(%s) << 9" % paren(strip_parens(toks))
+
+
+def whole_ok(f, name, n, r):
+    """Does an unconditional data completion of n (sectors for first, bytes
+    for chunk) cover every byte still left, so the final step after it may
+    become 'if (__blk_end_request(...)) BUG();'?  None when it does, else
+    why not."""
+    t, r = norm(n), norm(r)
+    if name == "end_that_request_chunk":
+        if t in (r + "->hard_nr_sectors<<9", "(" + r + "->hard_nr_sectors<<9)",
+                 "blk_rq_bytes(%s)" % r):
+            kind = "whole"
+        elif t in (r + "->nr_sectors<<9", "(" + r + "->nr_sectors<<9)"):
+            kind = "nr"
+        else:
+            kind = None
+    else:
+        kind = field_count(n, r)
+    if kind == "whole":
+        why = fields_why(f, "b")
+        if why:
+            return "packet requests: %s << 9 may be less than their data_len; %s" % (one_line(n), why)
+        return None
+    if kind == "nr":
+        why = fields_why(f, "ab")
+        if why:
+            return "%s is not provably every byte left: %s" % (one_line(n), why)
+        return None
+    return "'%s' is not the request's whole size (rq->hard_nr_sectors or an intact rq->nr_sectors)" % one_line(n)
+
+
+def whole_reason(f, name, n, r):
+    why = whole_ok(f, name, n, r)
+    if why is None:
+        return None
+    return "the old code ended the request whether or not bytes remained (%s); 2.6.25 cannot end a request with bytes left: decide the byte count for those requests" % why
+
+
+def cur_bytes(f, r):
+    """The byte count of end_request(r, u)."""
+    r = norm(r)
+    if fields_intact(f):
+        return "blk_rq_cur_bytes(%s)" % r
+    return "%s->hard_cur_sectors << 9" % (r if is_rq_expr(r) else "(%s)" % r)
+
+
+def bytes_note(f, name, n, r):
+    """' (X, not HELPER(r): why)' where the fields fact makes a data
+    completion keep its literal byte count instead of a helper, else ''."""
+    if name == "end_request":
+        if fields_intact(f):
+            return ""
+        return " (not blk_rq_cur_bytes(%s): %s)" % (norm(r), fields_why(f))
+    if name != "end_that_request_first" or n is None:
+        return ""
+    kind = field_count(n, r)
+    if kind is None or fields_intact(f):
+        return ""
+    helper = "blk_rq_cur_bytes" if kind == "cur" else "blk_rq_bytes"
+    return " (bytes %s, not %s(%s): %s)" % (literal_sectors(n), helper, norm(r), fields_why(f))
 
 
 # --- lock context ----------------------------------------------------------
@@ -370,6 +717,14 @@ def decide_pair_uncached(k1):
         return ("report", "end_that_request_first and end_that_request_last pass different uptodate values (%s, %s)" % (U, pr["U2"]))
     if err_value(U) is None:
         return ("report", "the uptodate value '%s' has side effects and cannot be turned into an error value exactly" % one_line(U))
+    if pr["shape"] in ("ignored", "var-whole"):
+        if k1 in NONFS:
+            why = "for a request that is not a filesystem request '%s' is every byte left only while the driver never rewrites it, and it is not provably so" % one_line(pr["N"])
+            why = "the old code ended the request whether or not bytes remained (%s); 2.6.25 cannot end a request with bytes left: decide the byte count for those requests" % why
+        else:
+            why = whole_reason(f, pr["name"], pr["N"], R)
+        if why:
+            return ("report", why)
     k2 = pr["k2"]
     ar = AROUND.get(k2)
     hi = (f, k2[1], k2[2])
@@ -656,7 +1011,7 @@ def leftover_func(p):
 def partial_call(k0):
     lg = LEGACY[k0]
     r = norm(lg["R"])
-    b = sectors_to_bytes(lg["N"], r) if lg["name"] == "end_that_request_first" else lg["N"]
+    b = sectors_to_bytes(lg["N"], r, k0[0]) if lg["name"] == "end_that_request_first" else lg["N"]
     return "__blk_end_request(%s, %s, %s)" % (r, E_of(k0, lg["U"]), b)
 
 
@@ -861,9 +1216,11 @@ def is_exit(s):
 
 
 def whole_request(name, n, r):
+    """The shape of a whole-request completion (whether it covers every byte
+    left is whole_ok's question)."""
     t, r = norm(n), norm(r)
     if name == "end_that_request_first":
-        return t in (r + "->hard_nr_sectors", r + "->nr_sectors")
+        return field_count(n, r) in ("whole", "nr")
     return t in (r + "->hard_nr_sectors<<9", r + "->nr_sectors<<9",
                  "(" + r + "->hard_nr_sectors<<9)", "blk_rq_bytes(%s)" % r)
 
@@ -969,7 +1326,7 @@ def new_call(k1):
     fn = pair_newfn(k1)
     r = norm(pr["R"])
     if pr["name"] == "end_that_request_first":
-        b = sectors_to_bytes(pr["N"], r)
+        b = sectors_to_bytes(pr["N"], r, k1[0])
     else:
         b = pr["N"]
     args = [r, E_of(k1, pr["U"]), b]
@@ -1035,6 +1392,8 @@ def reset_for(f):
     for d in (RQFN, QLOCK, CALLS, FUNC_OF, LEGACY, PAIRS, P2, AROUND, STMTS, ASYNC, LOCKID, PARTIAL, LEFTOVER,
               LOCALS, VARS, DECISION, SNAP, CALLEE, PLAN, INTEREST_CACHE, FAILED):
         d.clear()
+    for d in (FIELDS, RQARGS, GONE):
+        d.clear()
     for s in (EU, AU, AL, NONCALL, PARAMS, FUNCS_SEEN, ERROR_USED, FINAL, NONFS):
         s.clear()
     seed_from_facts(f)
@@ -1071,7 +1430,23 @@ def orig_key(p, name):
     if ok is None:
         return None
     build_okeys()
+    # calls of this name a rule already replaced in an earlier version
+    # (fst1's whole-request completions) no longer count in the ordinals
+    gone = set(k for (v, func, n), ks in GONE.items()
+               if v != p[0].file and func == ok[0] and n == name for k in ks)
+    if gone:
+        left = [k for (func, n, i), k in sorted(PLAN["okeys"].items(), key=lambda e: e[0][2])
+                if func == ok[0] and n == name and k not in gone]
+        return left[ok[2]] if ok[2] < len(left) else None
     return PLAN["okeys"].get(ok)
+
+
+GONE = {}        # (version's file name, function, callee) -> original keys replaced there
+
+
+def replaced(p, name, k):
+    """The call at p (original key k) is replaced by this version's rule."""
+    GONE.setdefault((p[0].file, p[0].current_element, name), set()).add(k)
 
 
 def build_okeys():
@@ -1130,6 +1505,7 @@ def finalize(f):
         return
     FINAL.add(f)
     try:
+        fields_fact(f)
         for k in list(LEGACY):
             if k[0] == f:
                 site_decision(k)
@@ -1907,6 +2283,23 @@ LEFTOVER.setdefault(key(p1), {"k2": key(p2), "k3": key(p3), "U2": str(U2),
 DECISION.clear()
 PLAN.clear()
 
+// The fields fact (decide.cocci, fields_scan), part (c): a call that passes
+// an expression spatch knows to be a struct request * (the file's text scan
+// knows only names declared so and the requests of the legacy calls).
+@rqarg depends on has_legacy@
+expression F;
+struct request *R;
+position p;
+@@
+F@p(..., R, ...)
+
+@script:python@
+F << rqarg.F;
+R << rqarg.R;
+p << rqarg.p;
+@@
+RQARGS.setdefault(p[0].file, []).append((int(p[0].line), str(F), str(R)))
+
 @fin depends on has_legacy@
 position p;
 @@
@@ -2520,6 +2913,7 @@ fst << fst1.fst;
 c;
 @@
 coccinelle.c = cocci.make_expr(new_call(orig_key(p, fst)))
+replaced(p, fst, orig_key(p, fst))
 
 @depends on has_legacy && (patch)@
 identifier fst1.fst;
@@ -2530,6 +2924,21 @@ expression fst1v.c;
 - fst@p(R, U, N);
 + if (c)
 + 	BUG();
+
+// The rule above re-parsed the file: the positions of the data completions
+// left are taken again (a function with a whole-request completion and
+// another pair would otherwise lose the second one's new call).
+@snapfst2 depends on has_legacy && (patch)@
+identifier fst =~ "^end_that_request_(first|chunk)$";
+position p;
+@@
+fst@p(...)
+
+@script:python@
+fst << snapfst2.fst;
+p << snapfst2.p;
+@@
+snap(p, fst)
 
 @fst2 depends on has_legacy && (patch)@
 identifier fst =~ "^end_that_request_(first|chunk)$";
@@ -2610,7 +3019,7 @@ e;
 b;
 @@
 coccinelle.e = cocci.make_expr(E_of(orig_key(p, w), U))
-coccinelle.b = cocci.make_expr(("blk_rq_cur_bytes(%s)" if w == "end_request" else "blk_rq_bytes(%s)") % norm(R))
+coccinelle.b = cocci.make_expr(cur_bytes(CURFILE[0], R) if w == "end_request" else "blk_rq_bytes(%s)" % norm(R))
 
 @depends on has_legacy && (patch)@
 identifier wr.w;
@@ -2791,9 +3200,10 @@ def site_decision(k):
             if var_converted(k[0], lg["func"], norm(lg["U"])) and \
                     lg["func"] not in ERROR_USED:
                 e = "error"
-            return (True, "wrapper", "%s -> __blk_end_request(%s, %s, %s)" % (
+            return (True, "wrapper", "%s -> __blk_end_request(%s, %s, %s)%s" % (
                 n, r, e,
-                "blk_rq_cur_bytes(%s)" % r if n == "end_request" else "blk_rq_bytes(%s)" % r))
+                cur_bytes(k[0], lg["R"]) if n == "end_request" else "blk_rq_bytes(%s)" % r,
+                bytes_note(k[0], n, None, lg["R"])))
         return (False, "wrapper", "%s not converted: %s" % (n, why))
     if n in ("end_that_request_first", "end_that_request_chunk"):
         if k in PAIRS:
@@ -2803,13 +3213,14 @@ def site_decision(k):
             hz = PAIRS[k].get("hoist") or {}
             extra = " (hoisted before it: %s)" % ", ".join(
                 "%s = %s" % (v, c) for c, v in sorted(hz.items())) if hz else ""
+            extra += bytes_note(k[0], n, lg["N"], lg["R"])
             if PAIRS[k].get("contract") and a == "held":
                 return (True, "pair-contract", "%s + end_that_request_last -> %s%s (the queue lock is not provably held here, but end_that_request_last needed it and no lock operation lies between: the same contract)" % (n, pair_newfn(k), extra))
             return (True, "pair-" + a, "%s + end_that_request_last -> %s%s" % (n, pair_newfn(k), extra))
         if k in PARTIAL:
             a, why = decide_partial(k)
             if a == "convert":
-                return (True, "partial", "%s -> %s (part of the data; the loop at line %d ends the request with its own error)" % (n, partial_call(k), PARTIAL[k][1]))
+                return (True, "partial", "%s -> %s (part of the data; the loop at line %d ends the request with its own error)%s" % (n, partial_call(k), PARTIAL[k][1], bytes_note(k[0], n, lg["N"], lg["R"])))
             if why:
                 return (False, "partial", "%s not converted: %s" % (n, why))
         lasts = sorted((o for o, l in LEGACY.items() if o[0] == k[0] and
@@ -2819,7 +3230,10 @@ def site_decision(k):
             if result_tested(k, n):
                 why = "the path on which this call reports the request done (returns 0) does not lead straight to that call (it leaves through a break, return or goto first, e.g. to a later state of a state machine)"
                 return (False, "data-only", "%s is not paired with end_that_request_last of the same request at line %d: %s; the new call would run the final step here when the bytes run out: decide whether the request may end here, and drop that end_that_request_last and its dequeue (nothing between may use the request)" % (n, lasts[0][1], why))
-            if whole_request(n, lg["N"] or "", lg["R"]) or k in NONFS:
+            if (whole_request(n, lg["N"] or "", lg["R"]) or k in NONFS) and \
+                    whole_reason(k[0], n, lg["N"] or "", lg["R"]):
+                why = whole_reason(k[0], n, lg["N"] or "", lg["R"])
+            elif whole_request(n, lg["N"] or "", lg["R"]) or k in NONFS:
                 why = "that call is not reached on every path after this one"
             else:
                 why = "this call completes '%s', not provably the whole request, so the request may still have bytes when that call ends it" % one_line(lg["N"] or "")

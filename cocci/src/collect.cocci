@@ -661,6 +661,23 @@ LEFTOVER.setdefault(key(p1), {"k2": key(p2), "k3": key(p3), "U2": str(U2),
 DECISION.clear()
 PLAN.clear()
 
+// The fields fact (decide.cocci, fields_scan), part (c): a call that passes
+// an expression spatch knows to be a struct request * (the file's text scan
+// knows only names declared so and the requests of the legacy calls).
+@rqarg depends on has_legacy@
+expression F;
+struct request *R;
+position p;
+@@
+F@p(..., R, ...)
+
+@script:python@
+F << rqarg.F;
+R << rqarg.R;
+p << rqarg.p;
+@@
+RQARGS.setdefault(p[0].file, []).append((int(p[0].line), str(F), str(R)))
+
 @fin depends on has_legacy@
 position p;
 @@

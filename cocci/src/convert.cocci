@@ -208,6 +208,7 @@ fst << fst1.fst;
 c;
 @@
 coccinelle.c = cocci.make_expr(new_call(orig_key(p, fst)))
+replaced(p, fst, orig_key(p, fst))
 
 @depends on has_legacy && (patch)@
 identifier fst1.fst;
@@ -218,6 +219,21 @@ expression fst1v.c;
 - fst@p(R, U, N);
 + if (c)
 + 	BUG();
+
+// The rule above re-parsed the file: the positions of the data completions
+// left are taken again (a function with a whole-request completion and
+// another pair would otherwise lose the second one's new call).
+@snapfst2 depends on has_legacy && (patch)@
+identifier fst =~ "^end_that_request_(first|chunk)$";
+position p;
+@@
+fst@p(...)
+
+@script:python@
+fst << snapfst2.fst;
+p << snapfst2.p;
+@@
+snap(p, fst)
 
 @fst2 depends on has_legacy && (patch)@
 identifier fst =~ "^end_that_request_(first|chunk)$";
@@ -298,7 +314,7 @@ e;
 b;
 @@
 coccinelle.e = cocci.make_expr(E_of(orig_key(p, w), U))
-coccinelle.b = cocci.make_expr(("blk_rq_cur_bytes(%s)" if w == "end_request" else "blk_rq_bytes(%s)") % norm(R))
+coccinelle.b = cocci.make_expr(cur_bytes(CURFILE[0], R) if w == "end_request" else "blk_rq_bytes(%s)" % norm(R))
 
 @depends on has_legacy && (patch)@
 identifier wr.w;

@@ -74,9 +74,10 @@ def site_decision(k):
             if var_converted(k[0], lg["func"], norm(lg["U"])) and \
                     lg["func"] not in ERROR_USED:
                 e = "error"
-            return (True, "wrapper", "%s -> __blk_end_request(%s, %s, %s)" % (
+            return (True, "wrapper", "%s -> __blk_end_request(%s, %s, %s)%s" % (
                 n, r, e,
-                "blk_rq_cur_bytes(%s)" % r if n == "end_request" else "blk_rq_bytes(%s)" % r))
+                cur_bytes(k[0], lg["R"]) if n == "end_request" else "blk_rq_bytes(%s)" % r,
+                bytes_note(k[0], n, None, lg["R"])))
         return (False, "wrapper", "%s not converted: %s" % (n, why))
     if n in ("end_that_request_first", "end_that_request_chunk"):
         if k in PAIRS:
@@ -86,13 +87,14 @@ def site_decision(k):
             hz = PAIRS[k].get("hoist") or {}
             extra = " (hoisted before it: %s)" % ", ".join(
                 "%s = %s" % (v, c) for c, v in sorted(hz.items())) if hz else ""
+            extra += bytes_note(k[0], n, lg["N"], lg["R"])
             if PAIRS[k].get("contract") and a == "held":
                 return (True, "pair-contract", "%s + end_that_request_last -> %s%s (the queue lock is not provably held here, but end_that_request_last needed it and no lock operation lies between: the same contract)" % (n, pair_newfn(k), extra))
             return (True, "pair-" + a, "%s + end_that_request_last -> %s%s" % (n, pair_newfn(k), extra))
         if k in PARTIAL:
             a, why = decide_partial(k)
             if a == "convert":
-                return (True, "partial", "%s -> %s (part of the data; the loop at line %d ends the request with its own error)" % (n, partial_call(k), PARTIAL[k][1]))
+                return (True, "partial", "%s -> %s (part of the data; the loop at line %d ends the request with its own error)%s" % (n, partial_call(k), PARTIAL[k][1], bytes_note(k[0], n, lg["N"], lg["R"])))
             if why:
                 return (False, "partial", "%s not converted: %s" % (n, why))
         lasts = sorted((o for o, l in LEGACY.items() if o[0] == k[0] and
@@ -102,7 +104,10 @@ def site_decision(k):
             if result_tested(k, n):
                 why = "the path on which this call reports the request done (returns 0) does not lead straight to that call (it leaves through a break, return or goto first, e.g. to a later state of a state machine)"
                 return (False, "data-only", "%s is not paired with end_that_request_last of the same request at line %d: %s; the new call would run the final step here when the bytes run out: decide whether the request may end here, and drop that end_that_request_last and its dequeue (nothing between may use the request)" % (n, lasts[0][1], why))
-            if whole_request(n, lg["N"] or "", lg["R"]) or k in NONFS:
+            if (whole_request(n, lg["N"] or "", lg["R"]) or k in NONFS) and \
+                    whole_reason(k[0], n, lg["N"] or "", lg["R"]):
+                why = whole_reason(k[0], n, lg["N"] or "", lg["R"])
+            elif whole_request(n, lg["N"] or "", lg["R"]) or k in NONFS:
                 why = "that call is not reached on every path after this one"
             else:
                 why = "this call completes '%s', not provably the whole request, so the request may still have bytes when that call ends it" % one_line(lg["N"] or "")

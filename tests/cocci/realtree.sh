@@ -34,7 +34,10 @@
 # ../shared/corpus beside the checkout).  COCCI_REALTREE=0 leaves the case
 # out (reported as a failure, so it cannot be skipped silently).
 
-rt_work=$top/build/cocci-realtree
+# COCCI_BUILD: the build directory (suite.mk passes make's BUILD), so that
+# runs with their own BUILD= do not share the work tree
+rt_build=${COCCI_BUILD:-$top/build}
+rt_work=$rt_build/cocci-realtree
 rt_expected=$here/realtree.expected
 rt_prepare=$top/tests/realtree/prepare.sh
 
@@ -46,7 +49,7 @@ realtree_unpack() {
 	if [ -n "${BLKMIG_CORPUS:-}" ] && [ -z "${CORPUS:-}" ]; then
 		export CORPUS=$BLKMIG_CORPUS/linux-2.6.24.tar.xz
 	fi
-	paths=$(nice -n 10 "$rt_prepare" "$top/build" 2>"$tmp/rt.prep") || return 1
+	paths=$(nice -n 10 "$rt_prepare" "$rt_build" 2>"$tmp/rt.prep") || return 1
 	rt_src=$(sed -n 1p <<<"$paths")
 	rt_kbuild=$(sed -n 2p <<<"$paths")
 	[ -d "$rt_src" ] && [ -d "$rt_kbuild" ]
@@ -56,6 +59,7 @@ realtree_unpack() {
 # text beyond the rule (messages are checked for truth by the golden cases).
 realtree_table() {
 	sed -e "s#^$rt_work/linux-2.6.24/##" \
+	    -e 's#^\([^:]*:[0-9]*: [a-z_]*\): INFO blkmig/\([a-z-]*\):.*not blk_rq_.*#\1: converted \2 literal-bytes#' \
 	    -e 's#^\([^:]*:[0-9]*: [a-z_]*\): INFO blkmig/\([a-z-]*\):.*#\1: converted \2#' \
 	    -e 's#^\([^:]*:[0-9]*: [a-z_]*\): WARNING blkmig/\([a-z-]*\):.*#\1: left \2#' \
 	    -e 's#^\([^:]*:[0-9]*: [a-z_]*\): not parsed by spatch.*#\1: left not-parsed#' \

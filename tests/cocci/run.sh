@@ -266,9 +266,13 @@ if [ -n "$samples" ]; then
 		d="$tmp/samples/$b"
 		mkdir -p "$d"
 		cp "$s" "$d/"
+		# the samples write no request field and make no packet
+		# requests: the helpers, never a literal count of fields that
+		# Linux 6.x's struct request no longer has
 		if (cd "$top" && make --no-print-directory cocci-convert TREE="$d") \
 			>"$tmp/$b.conv" 2>&1 &&
-			grep -q "^blkmig: 0 legacy completion call(s) left" "$tmp/$b.conv"; then
+			grep -q "^blkmig: 0 legacy completion call(s) left" "$tmp/$b.conv" &&
+			! grep -q "_sectors << 9" "$d/$b.c"; then
 			pass "sample/$b"
 		else
 			fail "sample/$b" "$(tail -8 "$tmp/$b.conv")"

@@ -3,4 +3,4 @@ CHECK_SUITES += cocci
 .PHONY: check-cocci
 # build/blkmig: the real-tree cross-check converts the tree with the analyzer too
 check-cocci: $(BUILD)/blkmig
-	@RESULTS=$(RESULTS) BLKMIG=$(BUILD)/blkmig $(TOP)/tests/cocci/run.sh
+	@RESULTS=$(RESULTS) BLKMIG=$(BUILD)/blkmig COCCI_BUILD=$(BUILD) $(TOP)/tests/cocci/run.sh
