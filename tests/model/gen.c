@@ -208,4 +208,5 @@ void m_generate(struct m_rng *r, struct m_case *c)
 	c->noretry = chance(r, 50);
 	c->strict = chance(r, 60);
 	c->field = (int)m_below(r, F_NFIELDS);
+	c->zero_datalen = chance(r, 50);
 }

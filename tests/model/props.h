@@ -15,13 +15,14 @@ enum m_hk { HK_NONE, HK_DEQUEUE, HK_END_TAG };
 
 struct m_case {
 	struct m_world w;
-	int u;	      /* the old uptodate value */
-	int n;	      /* a sector count the old code passes */
-	int b;	      /* a byte count the old code passes */
-	enum m_hk hk; /* housekeeping the old code does */
-	bool noretry; /* scsi-style: the request may not be retried */
-	bool strict;  /* scsi-style: the kill-the-rest test also tests !uptodate */
-	int field;    /* which field a statement between data part and final step reads */
+	int u;		   /* the old uptodate value */
+	int n;		   /* a sector count the old code passes */
+	int b;		   /* a byte count the old code passes */
+	enum m_hk hk;	   /* housekeeping the old code does */
+	bool noretry;	   /* scsi-style: the request may not be retried */
+	bool strict;	   /* scsi-style: the kill-the-rest test also tests !uptodate */
+	bool zero_datalen; /* ide-cd: the driver writes rq->data_len = 0 after the data part */
+	int field;	   /* which field a statement between data part and final step reads */
 };
 
 /* the fields such a statement may read (c->field) */

@@ -157,6 +157,11 @@ static const struct m_pre P_ALIGNED = {"progress-sector-aligned", sector_aligned
 static const struct m_pre P_INVARIANT = {"field-completion-invariant", field_invariant};
 static const struct m_pre P_LEAVES = {"call-cannot-end-request", call_leaves_bytes};
 static const struct m_pre P_LOCK_FREE = {"lock-not-held", lock_free};
+static bool lock_held(const struct m_case *c)
+{
+	return c->w.lock_held;
+}
+static const struct m_pre P_LOCK_HELD = {"lock-held", lock_held};
 static const struct m_pre P_FS_ERRORS = {"fs-errors-clear", fs_errors_clear};
 static const struct m_pre P_KILL = {"kill-test-implies-failure", kill_implies_failure};
 
@@ -453,6 +458,77 @@ static int n_read_after_call(struct m_case *c)
 	return (int)read_field(c); /* the read left after the new call */
 }
 
+/* ---- R18: data-only completion, the final step later (ide-cd's cdrom_newpc_intr) ------ */
+static void driver_between(struct m_case *c)
+{
+	if (c->zero_datalen)
+		RQ->data_len = 0; /* the DMA path: rq->data_len = 0; goto end_request; */
+}
+
+static int o_data_only_then_last(struct m_case *c)
+{
+	end_that_request_chunk(W, c->u, c->b);
+	driver_between(c);
+	m_lock(W);
+	old_hk(c);
+	end_that_request_last(W, c->u);
+	m_unlock(W);
+	return 0;
+}
+
+static int n_data_only_then_last(struct m_case *c)
+{
+	blk_end_request_callback(W, m_E(c->u), c->b, ret1);
+	driver_between(c);
+	m_lock(W);
+	__blk_end_request(W, m_E(c->u), (int)blk_rq_bytes(W));
+	m_unlock(W);
+	return 0;
+}
+
+/* ---- R19: work between the data part and the lock moves into a callback (cocci) ------ */
+static long seen_by_work;
+
+static void driver_work(struct m_case *c)
+{
+	seen_by_work = read_field(c); /* uses only the request and globals */
+}
+
+static struct m_case *cb_case; /* the callback's view of its request's case */
+
+static int end_cb(struct m_world *w)
+{
+	(void)w;
+	driver_work(cb_case);
+	return 0;
+}
+
+static int o_work_then_locked_last(struct m_case *c)
+{
+	int ret = end_that_request_first(W, c->u, c->n);
+
+	seen_by_work = -1;
+	if (!ret) {
+		driver_work(c);
+		m_add_disk_randomness(W);
+		m_lock(W);
+		old_hk(c);
+		end_that_request_last(W, c->u);
+		m_unlock(W);
+	}
+	return ret * 1000003 + (int)seen_by_work;
+}
+
+static int n_callback_end_cb(struct m_case *c)
+{
+	int ret;
+
+	seen_by_work = -1;
+	cb_case = c;
+	ret = blk_end_request_callback(W, m_E(c->u), c->n << 9, end_cb);
+	return ret * 1000003 + (int)seen_by_work;
+}
+
 /* ---- the table --------------------------------------------------------------------------- */
 const struct m_rule m_rules[] = {
     {"R2-end_request-hard_cur",
@@ -462,7 +538,7 @@ const struct m_rule m_rules[] = {
      n_blk_hard_cur,
      M_CMP_NO_RET,
      {&P_QUEUED, &P_NO_SPECIAL_BIOS, &P_SPECIAL_ERRORS},
-     {0}},
+     {&P_LOCK_HELD}},
     {"R2L-end_request-unlocked",
      "end_request(rq, u)  [lock NOT held: an old race]",
      "blk_end_request(rq, E(u), rq->hard_cur_sectors << 9)",
@@ -487,7 +563,7 @@ const struct m_rule m_rules[] = {
      n_blk_n,
      M_CMP_ALL,
      {&P_HK, &P_NO_SPECIAL_BIOS, &P_SPECIAL_ERRORS},
-     {0}},
+     {&P_LOCK_HELD}},
     {"R5-chunk-pair",
      "if (!end_that_request_chunk(rq, u, b)) { add_disk_randomness; HK; "
      "end_that_request_last(rq, u); }",
@@ -496,7 +572,7 @@ const struct m_rule m_rules[] = {
      n_blk_b,
      M_CMP_ALL,
      {&P_HK, &P_NO_SPECIAL_BIOS, &P_SPECIAL_ERRORS},
-     {0}},
+     {&P_LOCK_HELD}},
     {"R6-first-pair-lock-around-last",
      "if (!end_that_request_first(rq, u, n)) { add_disk_randomness; spin_lock; HK; "
      "end_that_request_last(rq, u); spin_unlock; }",
@@ -631,6 +707,25 @@ const struct m_rule m_rules[] = {
      M_CMP_ALL,
      {&P_LEAVES},
      {&P_HK}},
+    {"R18-data-only-then-last-only",
+     "end_that_request_chunk(rq, u, b); [rq->data_len = 0;] ... lock; HK; "
+     "end_that_request_last(rq, u); unlock",
+     "blk_end_request_callback(rq, E(u), b, f_data_only_cb); [rq->data_len = 0;] ... lock; "
+     "__blk_end_request(rq, E(u), blk_rq_bytes(rq)); unlock",
+     o_data_only_then_last,
+     n_data_only_then_last,
+     M_CMP_NO_RANDOMNESS,
+     {&P_HK, &P_NOT_SPECIAL, &P_B_COVERS},
+     {&P_DATALEN}},
+    {"R19-work-into-end_cb",
+     "if (!end_that_request_first(rq, u, n)) { WORK(rq); randomness; lock; HK; "
+     "end_that_request_last(rq, u); unlock; }",
+     "blk_end_request_callback(rq, E(u), n << 9, f_end_cb)  [f_end_cb: WORK(rq); return 0;]",
+     o_work_then_locked_last,
+     n_callback_end_cb,
+     M_CMP_ALL,
+     {&P_HK, &P_NO_SPECIAL_BIOS, &P_SPECIAL_ERRORS},
+     {&P_LOCK_FREE}},
 };
 
 const int m_nrules = sizeof(m_rules) / sizeof(m_rules[0]);
