@@ -5,7 +5,8 @@
  * precondition, look for a state meeting all the others on which old and new
  * differ (PASS RULE/needs/PRE: the precondition is needed); for each
  * condition listed as free, check that enough of the states the rule passed
- * on violate it (PASS RULE/not-needed/PRE).  R1 checks E(u) itself.
+ * on violate it (PASS RULE/not-needed/PRE).  R1 checks E(u) itself; the M- tests
+ * (facts.c) check the model against known kernel behaviour.
  *
  * MODEL_SEED=N sets the seed (printed first), MODEL_STATES=N the number of
  * states per test.  Lines starting with PASS/FAIL are the verdicts; the
@@ -198,6 +199,7 @@ int main(void)
 	if (nstates < 100)
 		nstates = 100;
 	printf("model: seed %llu, %ld states per test\n", (unsigned long long)seed, nstates);
+	failures += run_facts();
 	run_r1();
 	for (int i = 0; i < m_nrules; i++) {
 		run_rule(&m_rules[i]);

@@ -53,6 +53,9 @@ struct m_rule {
 	const struct m_pre *free[M_MAX_PRE]; /* what a converter may check but is not needed */
 };
 
+/* facts.c: the model against known kernel behaviour; returns the failures */
+int run_facts(void);
+
 extern const struct m_rule m_rules[];
 extern const int m_nrules;
 
