@@ -53,6 +53,9 @@ struct tunit {
 	char **fn_usr;
 	size_t nfn;
 	bool fn_listed;
+	/* rq_fields.c: the byte-count helpers read what the old calls used */
+	bool fields_known, fields_intact;
+	char *fields_why;  /* why not, when not */
 	double analysis_s; /* analysis time charged to the file (budget.c) */
 	bool over_time;	   /* ... past --timeout: analysed no further */
 };
@@ -184,6 +187,15 @@ int enclosing_stmt(const struct func *f, int n); /* the statement holding n */
 bool is_stmt_kind(enum CXCursorKind k);
 bool range_has_error(const struct tunit *t, size_t start, size_t end);
 
+/* ---- rq_fields.c: request fields the driver leaves alone ----------------- */
+/* true when no code of unit tu can have changed the request fields that
+ * blk_rq_cur_bytes()/blk_rq_bytes() read; else *why says where (owned by t) */
+bool rq_fields_intact(struct ctx *cx, size_t tu, const char **why);
+/* where unit tu writes the request field named field ("data_len"), or NULL (owned) */
+char *rq_field_written(struct ctx *cx, size_t tu, const char *field);
+/* why unit tu may see packet requests (it makes or passes them), or NULL (owned) */
+char *rq_packet_marker(struct ctx *cx, size_t tu);
+
 /* ---- facts.c: functions, calls, registrations ---------------------------- */
 void facts_collect(struct ctx *cx);
 /* between rounds: drop the facts that depend on the other files, keep the functions */
@@ -205,7 +217,8 @@ void callgraph_resolve(struct ctx *cx);
 /* state at node n of f, with ENTRY resolved; evidence into *ev */
 enum bm_lock_state lock_at(struct ctx *cx, struct func *f, int n, struct bm_strlist *ev);
 /* callers of f without the queue lock (named in *where), -1 if unknown */
-int lock_callers_not_held(struct ctx *cx, struct func *f, struct bm_strlist *where);
+int lock_callers_not_held(struct ctx *cx, struct func *f, struct bm_strlist *where,
+			  struct bm_strlist *held);
 /* the first lock call of any lock spelled in [a, b) of f, or NULL */
 char *lock_call_between(struct ctx *cx, const struct func *f, size_t a, size_t b);
 

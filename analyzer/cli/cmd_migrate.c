@@ -629,15 +629,9 @@ static int precheck_target(const char *plan_path, void *ctx, char *err, size_t e
 
 static int is_unsafe_reason(const char *code)
 {
-	static const char *const unsafe[] = {
-	    "lock_unknown",	"rq_used_after_completion", "last_may_have_data",
-	    "work_not_movable", "wrapper_external_callers", "uptodate_unknown",
-	    "bytes_unknown"};
-
-	for (size_t i = 0; code && i < sizeof(unsafe) / sizeof(unsafe[0]); i++)
-		if (!strcmp(code, unsafe[i]))
-			return 1;
-	return 0;
+	/* every reason the analysis leaves a site for: nothing else proves spatch's
+	 * rewrite of it exact (a conversion is taken only where the analysis proves it) */
+	return code != NULL;
 }
 
 /* A message about the private copies told with the user's names and lines. */
@@ -731,35 +725,52 @@ static void judge_spatch(struct mig *m)
 				    s->reason_code);
 				continue;
 			}
-			if (s->verdict == BM_MANUAL && s->reason_code &&
-			    !strcmp(s->reason_code, "lock_not_held")) {
-				/* an old lock bug keeps the old call's contract, nothing else */
-				text = udiff_new_lines(c->orig_data, c->orig_len, sp, sp_len,
-						       cs[k].first, cs[k].last);
-				vs = combine_variant(text);
-				if (!vs || strcmp(vs, "__blk_end_request"))
-					cs[k].reject = xasprintf(
-					    "spatch chose %s, but the 2.6.24 call needed the "
-					    "queue lock and ran without it: only "
-					    "__blk_end_request keeps its contract",
-					    vs ? vs : "another rewrite");
-				free(text);
-				continue;
-			}
 			if (s->verdict != BM_AUTO)
 				continue;
 			text = udiff_new_lines(c->orig_data, c->orig_len, sp, sp_len, cs[k].first,
 					       cs[k].last);
 			vs = combine_variant(text);
 			va = combine_variant(s->replacement);
-			if (vs && va && strcmp(vs, va))
+			if (vs && va && strcmp(vs, va)) {
 				cs[k].reject = xasprintf(
 				    "spatch chose %s here; the analysis proves %s (%s), so the "
 				    "analyzer's rewrite was taken",
 				    vs, va,
 				    s->lock_evidence.n ? s->lock_evidence.v[0]
 						       : "its lock context");
+			} else if (vs && va) {
+				/* the byte count is proven by the analysis alone (rq_fields.c):
+				 * a helper where the driver may have changed what it reads is
+				 * not spatch's to decide */
+				char *bs = combine_bytes(text), *ba = combine_bytes(s->replacement);
+
+				if (bs && ba && strcmp(bs, ba))
+					cs[k].reject = xasprintf(
+					    "spatch passes %s bytes here; the analysis proves %s "
+					    "exact (%s), so the analyzer's rewrite was taken",
+					    bs, ba, s->bytes_origin ? s->bytes_origin : "");
+				free(bs);
+				free(ba);
+			}
 			free(text);
+		}
+		/* a first/last pair is one rewrite: undoing one half undoes the other (the
+		 * sites of one function go together, as the analysis pairs them) */
+		for (size_t k = 0; k < n; k++) {
+			const struct bm_site *s = &m->inv.sites[idx[k]];
+
+			if (!cs[k].reject || !s->function || !*s->function)
+				continue;
+			for (size_t j = 0; j < n; j++) {
+				const struct bm_site *o = &m->inv.sites[idx[j]];
+
+				if (j != k && cs[j].touched && !cs[j].reject && o->function &&
+				    !strcmp(o->function, s->function))
+					cs[j].reject = xasprintf("spatch's rewrite here goes with "
+								 "its rewrite of line %u "
+								 "in %s(), which was not taken",
+								 s->line, s->function);
+			}
 		}
 		r = combine_revert(c->orig_data, c->orig_len, sp, sp_len, cs, n, strict, &out,
 				   &out_len);
@@ -965,15 +976,30 @@ static char *collapse_space(const char *text)
 
 /* Final outcome of each inventory site for the report and the summary. */
 /*
+ * A site left because the queue lock is held on some paths to it and not on others
+ * (an old lock bug) whose call 2.6.25 still has, with the same contract (end_request,
+ * end_queued_request, end_dequeued_request): left as it is, it behaves as before, and
+ * an old bug never blocks the rest of a file.
+ */
+static bool old_call_kept(const struct bm_site *s)
+{
+	return s->verdict == BM_MANUAL && s->reason_code && !strcmp(s->reason_code, "lock_mixed") &&
+	       (!strcmp(s->call, "end_request") || !strcmp(s->call, "end_queued_request") ||
+		!strcmp(s->call, "end_dequeued_request"));
+}
+
+/*
  * A file is converted whole or not at all.  A file whose conversion leaves any of its
  * legacy calls to a human (a manual site, or a call still in its lines after both tools)
  * would mix the 2.6.24 and 2.6.25 APIs, and a converted call can then finish a request
  * that a legacy call left beside it finishes again (mmc's error loop before its
  * end_that_request_last).  Such a file is left as it was, before anything is written,
- * and the report names the sites that need the human.
+ * and the report names the sites that need the human.  The exception is a call 2.6.25
+ * still has, left for its lock context alone (old_call_kept()).
  */
 static void leave_partial_files(struct mig *m)
 {
+	/* (the file is converted around a site left as old_call_kept() says) */
 	for (size_t ci = 0; ci < m->nc; ci++) {
 		struct cand *c = &m->c[ci];
 		struct bm_strlist left = {0};
@@ -987,7 +1013,7 @@ static void leave_partial_files(struct mig *m)
 			unsigned first, last;
 			char *after;
 
-			if (cand_of(m, s->file) != c)
+			if (cand_of(m, s->file) != c || old_call_kept(s))
 				continue;
 			if (!manual) {
 				before_range(s, c->orig_data, c->orig_len, &first, &last);

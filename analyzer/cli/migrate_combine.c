@@ -303,6 +303,41 @@ const char *combine_variant(const char *text)
 	return best;
 }
 
+char *combine_bytes(const char *text)
+{
+	const char *v = combine_variant(text), *p;
+	int depth = 0, arg = 0;
+	struct sbuf b = {0};
+
+	if (!v)
+		return NULL;
+	/* the first call of that name that is a whole word, as combine_variant found it */
+	for (p = strstr(text, v); p; p = strstr(p + 1, v)) {
+		char before = p > text ? p[-1] : ' ', after = p[strlen(v)];
+
+		if (before != '_' && after != '_' && !(after >= 'a' && after <= 'z') &&
+		    !(before >= 'a' && before <= 'z'))
+			break;
+	}
+	if (!p || !(p = strchr(p + strlen(v), '(')))
+		return NULL;
+	for (p++; *p; p++) {
+		if (*p == '(' || *p == '[')
+			depth++;
+		else if ((*p == ')' || *p == ']') && depth-- == 0)
+			break;
+		else if (*p == ',' && depth == 0 && ++arg > 2)
+			break;
+		else if (arg == 2 && !(*p == ' ' || *p == '\t' || *p == '\n'))
+			sbuf_addn(&b, p, 1);
+	}
+	if (arg < 2 || !*p) {
+		free(b.s);
+		return NULL;
+	}
+	return sbuf_take(&b);
+}
+
 bool combine_call_needs_lock(const char *call)
 {
 	return call &&

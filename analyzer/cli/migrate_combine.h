@@ -45,6 +45,8 @@ int combine_revert(const char *orig, size_t orig_len, const char *spatched, size
  * chose, to compare spatch's with the analyzer's.
  */
 const char *combine_variant(const char *text);
+/* The byte count (third argument) of that first call, blanks dropped; NULL if none. */
+char *combine_bytes(const char *text);
 
 /*
  * Does @call (a legacy name) require the queue lock in 2.6.24 (end_request,

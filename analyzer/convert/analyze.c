@@ -29,6 +29,7 @@ static void ctx_free(struct ctx *cx)
 			clang_disposeTranslationUnit(t->tu);
 		free(t->src);
 		free(t->clean);
+		free(t->fields_why);
 		free(t->err_offsets);
 		free(t->line_starts);
 		bm_hits_free(t->hits, t->nhits);

@@ -467,36 +467,35 @@ static void fill_common(struct plan *p, struct uptodate *u, struct bytes *b)
 }
 
 /*
- * The old call's lock contract (part 3 of issue 8): end_request & co and
- * end_that_request_last ran with the queue lock held.  __blk_end_request has
- * the same contract, so it is the exact replacement wherever the code does
- * not itself take the lock around the final step.  Where the analysis shows
- * the lock was not held, the old code was already wrong; converting keeps
- * its meaning, and the old bug is reported as a preexisting_lock_bug finding
- * (a warning) with the evidence.  SPAN_A..SPAN_B is the source between the
- * data completion and the final step: a lock the analysis cannot place
- * taken there decides between the variants, and is left to a human.
+ * The old call's lock contract (part 3 of issue 8, refined by issue 20):
+ * end_request & co and end_that_request_last ran with the queue lock held.
+ * __blk_end_request has the same contract, so it is the exact replacement
+ * where the lock is held, or where nothing shows it is not (the contract).
+ * Where the analysis proves the lock not held on every path to the call,
+ * the old code raced; blk_end_request takes the lock itself for the final
+ * step, so converting to it fixes the race, and the site says so.  Held on
+ * some paths and not on others: no single variant is right, and the site is
+ * left with the paths named.  SPAN_A..SPAN_B is the source between the data
+ * completion and the final step: a lock the analysis cannot place taken
+ * there decides between the variants, and is left to a human.
  */
-static void report_old_lock_bug(struct ctx *cx, struct func *f, size_t si,
-				const struct bm_strlist *callers)
+static void report_old_lock_bug_fixed(struct ctx *cx, struct func *f, size_t si,
+				      const struct bm_strlist *callers)
 {
 	struct bm_site *s = &cx->run->sites[si];
 	const char *ev = s->lock_evidence.n ? s->lock_evidence.v[s->lock_evidence.n - 1] : "";
 	struct sbuf who = {0};
-	char *msg;
 
 	for (size_t i = 0; callers && i < callers->n; i++)
 		sbuf_printf(&who, "%s%s", i ? "; " : "", callers->v[i]);
-	msg = xasprintf("%s in %s() runs without the queue lock %s%s%s, which the 2.6.24 API "
-			"required: a locking bug already in the original, kept as it was by "
-			"converting to __blk_end_request (the same contract); fix it by taking "
-			"the queue lock around the call",
-			s->call, f->name, callers ? "when called from " : "(", callers ? who.s : ev,
-			callers ? "" : ")");
+	strlist_push_owned(
+	    &s->lock_evidence,
+	    xasprintf("old_lock_bug_fixed: %s in %s() ran without the queue lock %s%s%s, which "
+		      "the 2.6.24 API required (a race); blk_end_request takes the lock itself "
+		      "for the final step, so the converted code no longer races",
+		      s->call, f->name, callers ? "when called from " : "(", callers ? who.s : ev,
+		      callers ? "" : ")"));
 	free(who.s);
-	finding_add(cx, f, s->offset, s->file, BM_FIND_PREEXISTING_LOCK_BUG, xstrdup(msg));
-	strlist_push_owned(&s->lock_evidence, xasprintf("preexisting_lock_bug: %s", msg));
-	free(msg);
 }
 
 static const char *contract_variant(struct ctx *cx, struct func *f, size_t si, int n, size_t span_a,
@@ -507,23 +506,46 @@ static const char *contract_variant(struct ctx *cx, struct func *f, size_t si, i
 	    !strcmp(s->call, "end_that_request_first") || !strcmp(s->call, "end_that_request_chunk")
 		? "end_that_request_last"
 		: s->call;
-	struct bm_strlist callers = {0};
+	struct bm_strlist callers = {0}, held = {0};
 	char *between;
 	int nnot;
 
 	if (s->lock == BM_LOCK_HELD)
 		return "__blk_end_request";
 	if (s->lock == BM_LOCK_NOT_HELD) {
-		report_old_lock_bug(cx, f, si, NULL);
-		return "__blk_end_request";
+		report_old_lock_bug_fixed(cx, f, si, NULL);
+		s->lock = BM_LOCK_NOT_HELD;
+		return "blk_end_request";
 	}
-	if (f->nodes[n].lock == LK_ENTRY && (nnot = lock_callers_not_held(cx, f, &callers)) > 0) {
-		s->confidence = "medium";
-		report_old_lock_bug(cx, f, si, &callers);
+	if (f->nodes[n].lock == LK_ENTRY &&
+	    ((nnot = lock_callers_not_held(cx, f, &callers, &held)) > 0 || (held.n && callers.n))) {
+		if (held.n) {
+			struct sbuf a = {0}, b = {0};
+
+			for (size_t i = 0; i < held.n; i++)
+				sbuf_printf(&a, "%s%s", i ? "; " : "", held.v[i]);
+			for (size_t i = 0; i < callers.n; i++)
+				sbuf_printf(&b, "%s%s", i ? "; " : "", callers.v[i]);
+			site_manual(cx, si, "lock_mixed",
+				    "%s() is called with the queue lock held from %s, and without "
+				    "it from %s: no one 2.6.25 call is right on both paths; decide "
+				    "whether to take the lock on the second (then "
+				    "__blk_end_request) or to release it on the first (then "
+				    "blk_end_request)",
+				    f->name, a.s, b.s);
+			free(a.s);
+			free(b.s);
+			strlist_free(&callers);
+			strlist_free(&held);
+			return NULL;
+		}
+		report_old_lock_bug_fixed(cx, f, si, &callers);
 		strlist_free(&callers);
-		return "__blk_end_request";
+		s->lock = BM_LOCK_NOT_HELD;
+		return "blk_end_request";
 	}
 	strlist_free(&callers);
+	strlist_free(&held);
 	/* a body cut off (a truncated file) is no evidence of a contract kept */
 	if (f->has_errors || f->end == 0 || cx->tus[f->tu].src[f->end - 1] != '}') {
 		site_manual(
@@ -616,9 +638,29 @@ static void classify_end_request(struct ctx *cx, struct func *f, int n, size_t s
 	}
 	rq = node_text(t, &f->nodes[a0]);
 	uptodate_classify(cx, f, a1, &u);
-	b.expr = xasprintf(
-	    !strcmp(s->call, "end_request") ? "blk_rq_cur_bytes(%s)" : "blk_rq_bytes(%s)", rq);
-	b.origin = xstrdup(!strcmp(s->call, "end_request") ? "current segment" : "whole request");
+	if (strcmp(s->call, "end_request")) {
+		b.expr = xasprintf("blk_rq_bytes(%s)", rq);
+		b.origin = xstrdup("whole request");
+	} else {
+		/* end_request() completed hard_cur_sectors << 9 (2.6.25's own
+		 * end_request() passes exactly that); blk_rq_cur_bytes() reads
+		 * current_nr_sectors, which PIO drivers count down */
+		const char *why = NULL;
+
+		if (rq_fields_intact(cx, f->tu, &why)) {
+			b.expr = xasprintf("blk_rq_cur_bytes(%s)", rq);
+			b.origin = xstrdup("current segment; the driver changes no request "
+					   "field and sees no packet request");
+		} else {
+			b.expr = xasprintf(is_simple_operand(rq) ? "%s->hard_cur_sectors << 9"
+								 : "(%s)->hard_cur_sectors << 9",
+					   rq);
+			b.origin = xasprintf("the current segment as end_request() counted it "
+					     "(hard_cur_sectors << 9), not blk_rq_cur_bytes(), "
+					     "because %s",
+					     why);
+		}
+	}
 	p.cx = cx;
 	p.f = f;
 	p.t = t;
@@ -1093,6 +1135,15 @@ static bool remainder_var(struct ctx *cx, struct func *f, int n, const char *rq)
 			/* 9, or a driver's name for it (KERNEL_SECTOR_SHIFT) */
 			ok = (sh && (!strncmp(sh, "9", 1) || strstr(sh, "SECTOR_SHIFT"))) ||
 			     !strcmp(nt, d);
+			/* the field still holds the remainder only if the driver never
+			 * rewrites it (scsi_lib.c puts a residue in data_len) */
+			if (ok) {
+				char *w = rq_field_written(cx, f->tu,
+							   sh ? "hard_nr_sectors" : "data_len");
+
+				ok = !w;
+				free(w);
+			}
 			cnt++;
 			free(a);
 			free(a2);
@@ -1187,7 +1238,10 @@ static int leftover_call(struct ctx *cx, struct func *f, int T, const char *rq, 
 	}
 	if (!remainder_var(cx, f, call_arg(f, F2, 2), rq)) {
 		*why =
-		    xstrdup("the leftover's byte count is not the whole remainder of the request");
+		    xstrdup("the leftover's byte count is not provably the whole remainder of "
+			    "the request (hard_nr_sectors << 9 or data_len, a field the driver "
+			    "never rewrites): the old code ended the request whatever remained, "
+			    "2.6.25 cannot; decide the byte count for the requests that reach it");
 		F2 = -1;
 		goto out;
 	}
@@ -1843,10 +1897,17 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 		}
 		if ((shape == 2 || shape == 8) && !b.whole) {
 			site_manual(
-			    cx, si, "shape",
-			    "part of the request is completed with the result ignored, then "
-			    "end_that_request_last ends it anyway; the new API cannot "
-			    "express that");
+			    cx, si, "last_may_have_data",
+			    "%s's result is ignored and end_that_request_last ends the request "
+			    "anyway, even with bytes left; one 2.6.25 call does the same only if "
+			    "the count covers every byte left, which blkmig cannot prove here "
+			    "(%s): decide the byte count for every kind of request that reaches "
+			    "this call (a packet request's data need not be whole sectors, and "
+			    "2.6.25 cannot end a request that still has bytes)",
+			    s->call,
+			    b.origin ? b.origin
+			    : b.why  ? b.why
+				     : "count unknown");
 			goto out;
 		}
 		s->pattern = u.cls == BM_UT_WRAPPER ? BM_PAT_WRAPPER_PARAM

@@ -529,6 +529,24 @@ bool own_bios_prove(struct ctx *cx, struct func *f, int own, int L, const char *
 			goto out;
 		}
 	}
+	{
+		/* blk_rq_bytes() is every bio's bytes only while hard_nr_sectors (a
+		 * filesystem request) and data_len (any other) still say so: cciss puts 0
+		 * in data_len before it completes a packet request */
+		char *w = rq_field_written(cx, f->tu, "data_len");
+
+		if (!w)
+			w = rq_field_written(cx, f->tu, "hard_nr_sectors");
+		if (w) {
+			*why = xasprintf("the one 2.6.25 call would complete blk_rq_bytes(%s), but "
+					 "%s, so it need not be the bytes of the bios %s() ends: "
+					 "decide the byte count (for a packet request, the size it "
+					 "had before the driver rewrote it)",
+					 rq, w, callee);
+			free(w);
+			goto out;
+		}
+	}
 	ob->call_stmt = c;
 	if (ob->account_stmt >= 0)
 		ob->evidence = xasprintf(

@@ -2,8 +2,9 @@
  * bytes_flow.c - the byte count of the new call.  end_that_request_first
  * counts sectors: the whole request (hard_nr_sectors, nr_sectors) becomes
  * blk_rq_bytes(rq), the current segment (current_nr_sectors,
- * hard_cur_sectors) blk_rq_cur_bytes(rq), anything else `n << 9`, also
- * when n is a variable.  end_that_request_chunk counts bytes and passes its
+ * hard_cur_sectors) blk_rq_cur_bytes(rq), where the driver provably leaves
+ * those fields alone (rq_fields.c), else the field itself `<< 9`; anything
+ * else `n << 9`, also when n is a variable.  end_that_request_chunk counts bytes and passes its
  * count through.  A count that reaches the call through a variable is
  * followed to its assignments: bytes flowing where sectors are expected, or
  * sectors where bytes are expected, are reported instead of guessed.
@@ -124,13 +125,37 @@ void bytes_from_sectors(struct ctx *cx, struct func *f, int n, const char *rq, s
 		free(cur);
 		free(all);
 	}
-	if (field && (!strcmp(field, "hard_nr_sectors") || !strcmp(field, "nr_sectors"))) {
-		b->expr = xasprintf("blk_rq_bytes(%s)", rq);
-		b->origin = xasprintf("whole request (%s)", txt);
-		b->whole = true;
-	} else if (field) {
-		b->expr = xasprintf("blk_rq_cur_bytes(%s)", rq);
-		b->origin = xasprintf("current segment (%s)", txt);
+	if (field) {
+		const char *why = NULL;
+		bool intact = rq_fields_intact(cx, f->tu, &why);
+		bool all = !strcmp(field, "hard_nr_sectors") || !strcmp(field, "nr_sectors");
+
+		/* the helper reads the field now, as the old call did, only where
+		 * the driver cannot have made it differ from what the helper uses */
+		if (intact) {
+			b->expr = xasprintf(all ? "blk_rq_bytes(%s)" : "blk_rq_cur_bytes(%s)", rq);
+			b->origin = xasprintf("%s (%s); the driver changes no request field and "
+					      "sees no packet request",
+					      all ? "whole request" : "current segment", txt);
+		} else {
+			b->expr = xasprintf(is_simple_operand(txt) ? "%s << 9" : "(%s) << 9", txt);
+			b->origin =
+			    xasprintf("sectors '%s', << 9, as the old call read them: "
+				      "not %s, because %s",
+				      txt, all ? "blk_rq_bytes()" : "blk_rq_cur_bytes()", why);
+		}
+		/* every byte left: hard_nr_sectors is, for any request but a packet one
+		 * (whose data need not be whole sectors), while the driver leaves it
+		 * alone; nr_sectors only while the driver leaves every field alone */
+		b->whole = all && intact;
+		if (!b->whole && !strcmp(field, "hard_nr_sectors")) {
+			char *pc = rq_packet_marker(cx, f->tu);
+			char *w = pc ? NULL : rq_field_written(cx, f->tu, "hard_nr_sectors");
+
+			b->whole = !pc && !w;
+			free(pc);
+			free(w);
+		}
 	} else if (looks_bytes(txt) && !converts_to_sectors(txt)) {
 		b->why = xasprintf("'%s' looks like a byte count, but end_that_request_first "
 				   "takes sectors",

@@ -360,12 +360,15 @@ bool stmt_lock_op(struct ctx *cx, struct tunit *t, const struct func *f, int n, 
 
 /*
  * Callers of f (a function entered with ENTRY state) that call it without
- * the queue lock: their count, each named in *where.  -1 when some caller's
- * state is not known (then nothing can be said), or f has no caller.
+ * the queue lock: their count, each named in *where (and those that call it
+ * with the lock held in *held, when given).  -1 when some caller's state is
+ * not known, or f has no caller; the lists still name the callers whose state
+ * is known (held on one path and not on another is known either way).
  */
-int lock_callers_not_held(struct ctx *cx, struct func *f, struct bm_strlist *where)
+int lock_callers_not_held(struct ctx *cx, struct func *f, struct bm_strlist *where,
+			  struct bm_strlist *held)
 {
-	int not = 0, any = 0;
+	int not = 0, any = 0, unknown = 0;
 	long fi = (long)(f - cx->funcs);
 
 	if (f->role != ROLE_NONE || f->addr_taken)
@@ -386,8 +389,15 @@ int lock_callers_not_held(struct ctx *cx, struct func *f, struct bm_strlist *whe
 		if (v == LK_ENTRY)
 			v = caller->entry;
 		any++;
-		if (v != LK_HELD && v != LK_NOT)
-			return -1;
+		if (v != LK_HELD && v != LK_NOT) {
+			unknown++;
+			continue;
+		}
+		if (v == LK_HELD && held)
+			strlist_push_owned(
+			    held, xasprintf("%s at %s:%u", caller->name, cx->tus[caller->tu].path,
+					    offset_line(&cx->tus[caller->tu],
+							caller->nodes[c->node].start, NULL)));
 		if (v == LK_NOT) {
 			not ++;
 			if (where)
@@ -402,7 +412,7 @@ int lock_callers_not_held(struct ctx *cx, struct func *f, struct bm_strlist *whe
 						  : "the queue lock is not held there"));
 		}
 	}
-	return any ? not : -1;
+	return any && !unknown ? not : -1;
 }
 
 /*

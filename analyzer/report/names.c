@@ -79,6 +79,7 @@ static const struct {
 	const char *code, *text;
 } reasons[] = {
     {"lock_unknown", "cannot tell whether the queue lock is held"},
+    {"lock_mixed", "the queue lock is held on some paths to the call and not on others"},
     {"lock_not_held",
      "the old call required the queue lock, but it is not held there (a driver locking bug)"},
     {"rq_used_after_completion",

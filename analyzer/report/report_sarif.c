@@ -50,6 +50,10 @@ static const char *reason_help(const char *code)
 	    {"lock_unknown", "Find out whether the queue lock is held where the call runs "
 			     "(who calls the function, from which context). Held: use "
 			     "__blk_end_request(); not held: blk_end_request()."},
+	    {"lock_mixed", "The function runs with the queue lock held from some callers and "
+			   "without it from others. Take the lock on the paths without it (then "
+			   "__blk_end_request()) or drop it on the others (then "
+			   "blk_end_request())."},
 	    {"lock_not_held",
 	     "The 2.6.24 call needed the queue lock but runs without it: a driver locking bug. "
 	     "Decide whether to take the lock (then __blk_end_request()) or to use "

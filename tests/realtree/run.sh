@@ -23,9 +23,9 @@ pass prepare
 unconverted_fails() {
 	local out
 	out=$("$HERE/compile-check.sh" --tree "$KBUILD" --src "$PRISTINE" \
-		drivers/block/nbd.c drivers/block/floppy.c block/elevator.c drivers/block/ps3disk.c)
+		drivers/block/nbd.c drivers/block/floppy.c drivers/block/sx8.c drivers/block/ps3disk.c)
 	[ $? -eq 1 ] || { echo "compile-check did not exit 1 on unconverted files"; return 1; }
-	for f in drivers/block/nbd.c drivers/block/floppy.c block/elevator.c; do
+	for f in drivers/block/nbd.c drivers/block/floppy.c drivers/block/sx8.c; do
 		grep -q "^FAIL $f: .*is unavailable" <<<"$out" || { echo "$f did not fail: $out"; return 1; }
 	done
 	grep -q '^SKIP drivers/block/ps3disk.c' <<<"$out" || { echo "ps3disk.c not skipped: $out"; return 1; }
