@@ -127,6 +127,18 @@ size_t bm_verify_mark_preexisting(struct bm_run *ver, const char *converted_file
 			old += o->kind == BM_FIND_PREEXISTING_LOCK_BUG &&
 			       !strcmp(o->file, original_file) && !strcmp(o->function, x->function);
 		}
+		/* the original's calls without the lock that blkmig converts to
+		 * blk_end_request (old_lock_bug_fixed): a conversion that kept
+		 * __blk_end_request there kept the old bug, it did not make one */
+		for (size_t k = 0; k < orig->nsites; k++) {
+			const struct bm_site *o = &orig->sites[k];
+			bool fixed = false;
+
+			for (size_t e = 0; e < o->lock_evidence.n && !fixed; e++)
+				fixed = !strncmp(o->lock_evidence.v[e], "old_lock_bug_fixed:", 19);
+			old += fixed && !strcmp(o->file, original_file) && o->function &&
+			       !strcmp(o->function, x->function);
+		}
 		for (size_t k = 0; k < ver->nfindings; k++)
 			used += ver->findings[k].kind == BM_FIND_PREEXISTING_LOCK_BUG &&
 				!strcmp(ver->findings[k].file, converted_file) &&

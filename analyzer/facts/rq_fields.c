@@ -15,6 +15,7 @@
  * struct counts as a write too, which only costs the helper's spelling.
  */
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "analysis.h"
@@ -121,15 +122,56 @@ static size_t postfix_start(const char *s, size_t p)
 }
 
 /* the member at [p, p + n) (after -> or .) is written or has its address taken */
-/* a unary operator op just before offset b (no operand before it) */
+/* the identifier that ends at offset e of s ("" when none), copied to out */
+static void word_before(const char *s, size_t e, char *out, size_t cap)
+{
+	size_t b = e;
+
+	while (b > 0 && is_ident_char(s[b - 1]))
+		b--;
+	snprintf(out, cap, "%.*s", (int)(e - b < cap ? e - b : cap - 1), s + b);
+}
+
+/*
+ * A unary operator op just before offset b: no operand before it.  A ')' before
+ * a '*' is an operand unless it closes an if/while/for/switch condition; before
+ * a '&' it always counts as unary (a cast: (void *)&rq->sector), the side that
+ * says "maybe written".
+ */
 static bool unary_before(const char *s, size_t b, char op)
 {
+	char w[16];
 	size_t c;
 
 	if (b < 1 || s[b - 1] != op || (b >= 2 && s[b - 2] == op))
 		return false;
 	c = skip_back_ws(s, b - 1);
-	return c == 0 || !(is_ident_char(s[c - 1]) || s[c - 1] == ')' || s[c - 1] == ']');
+	if (c == 0)
+		return true;
+	if (is_ident_char(s[c - 1])) {
+		word_before(s, c, w, sizeof(w));
+		return !strcmp(w, "return") || !strcmp(w, "else") || !strcmp(w, "do") ||
+		       !strcmp(w, "case");
+	}
+	if (s[c - 1] == ']')
+		return false;
+	if (s[c - 1] == ')') {
+		int depth = 0;
+
+		if (op == '&')
+			return true;
+		while (c > 0) {
+			c--;
+			if (s[c] == ')')
+				depth++;
+			else if (s[c] == '(' && --depth == 0)
+				break;
+		}
+		word_before(s, skip_back_ws(s, c), w, sizeof(w));
+		return !strcmp(w, "if") || !strcmp(w, "while") || !strcmp(w, "for") ||
+		       !strcmp(w, "switch");
+	}
+	return true;
 }
 
 static bool member_written(const char *s, size_t len, size_t p, size_t n)

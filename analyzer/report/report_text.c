@@ -140,7 +140,7 @@ static void site_lines(FILE *out, const struct bm_site *s)
 
 int bm_report_text(const struct bm_run *run, FILE *out)
 {
-	size_t nauto = 0, nmanual = 0, files_with = 0, left = 0;
+	size_t nauto = 0, nmanual = 0, files_with = 0, left = 0, races_fixed = 0;
 	struct {
 		const char *code;
 		size_t n;
@@ -180,6 +180,9 @@ int bm_report_text(const struct bm_run *run, FILE *out)
 			if (strcmp(s->file, f->path))
 				continue;
 			site_lines(out, s);
+			for (size_t e = 0; s->verdict == BM_AUTO && e < s->lock_evidence.n; e++)
+				races_fixed +=
+				    !strncmp(s->lock_evidence.v[e], "old_lock_bug_fixed:", 19);
 			if (s->verdict == BM_AUTO) {
 				nauto++;
 			} else {
@@ -203,6 +206,9 @@ int bm_report_text(const struct bm_run *run, FILE *out)
 	for (size_t r = 0; r < nreasons; r++)
 		fprintf(out, "%s%s %zu", r ? ", " : " (", reasons[r].code, reasons[r].n);
 	fprintf(out, "%s", nreasons ? ")" : "");
+	if (races_fixed)
+		fprintf(out, "; %zu old lock race(s) fixed by blk_end_request (old_lock_bug_fixed)",
+			races_fixed);
 	if (left) {
 		fprintf(out, "; %zu file(s) left untouched", left);
 		for (size_t r = 0; r < nfileleft; r++)

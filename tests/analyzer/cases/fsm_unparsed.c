@@ -71,7 +71,7 @@ static void fsb_step(struct fsb_dev *d)
 /*
  * check-exit: 1
  * check-brief-start
- * fsm_unparsed.c:27:7 fsa_step end_that_request_first auto early_return lock=unknown uptodate=constant new=__blk_end_request(d->req, 0, blk_rq_cur_bytes(d->req))
+ * fsm_unparsed.c:27:7 fsa_step end_that_request_first auto early_return lock=unknown uptodate=constant new=__blk_end_request(d->req, 0, d->req->current_nr_sectors << 9)
  * fsm_unparsed.c:35:3 fsa_step end_that_request_last auto early_return lock=unknown uptodate=constant
  * fsm_unparsed.c:58:7 fsb_step end_that_request_first manual first_last_held lock=unknown uptodate=constant reason=shape
  * fsm_unparsed.c:64:3 fsb_step end_that_request_last manual first_last_held lock=unknown uptodate=constant reason=shape

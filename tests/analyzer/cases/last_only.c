@@ -104,7 +104,6 @@ module_init(lo_init);
  * last_only.c:30:3 lo_tx_work end_that_request_last auto last_only lock=held uptodate=constant new=__blk_end_request(rq, -EIO, blk_rq_bytes(rq))
  * last_only.c:44:3 lo_pm_done end_that_request_last auto last_only lock=held uptodate=constant new=__blk_end_request(rq, 0, 0)
  * last_only.c:70:2 lo_complete end_that_request_last manual last_only lock=held uptodate=boolean reason=last_may_have_data
- * last_only.c:83:3 lo_irq end_that_request_last auto last_only lock=not_held uptodate=constant new=__blk_end_request(rq, -EIO, blk_rq_bytes(rq))
- * last_only.c:83:3 lo_irq preexisting_lock_bug
+ * last_only.c:83:3 lo_irq end_that_request_last auto last_only lock=not_held uptodate=constant new=blk_end_request(rq, -EIO, blk_rq_bytes(rq))
  * check-brief-end
  */

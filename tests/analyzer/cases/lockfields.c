@@ -66,9 +66,8 @@ static int lf_init(void)
  * check-exit: 0
  * check-brief-start
  * lockfields.c:24:2 lf_irq end_request auto end_request lock=held uptodate=constant new=__blk_end_request(host->cur, 0, blk_rq_cur_bytes(host->cur))
- * lockfields.c:28:2 lf_irq end_request auto end_request lock=not_held uptodate=constant new=__blk_end_request(host->cur, -EIO, blk_rq_cur_bytes(host->cur))
+ * lockfields.c:28:2 lf_irq end_request auto end_request lock=not_held uptodate=constant new=blk_end_request(host->cur, -EIO, blk_rq_cur_bytes(host->cur))
  * lockfields.c:44:2 lf_irq2 end_request auto end_request lock=held uptodate=constant new=__blk_end_request(host->cur, 0, blk_rq_cur_bytes(host->cur))
  * lockfields.c:47:2 lf_irq2 end_request auto end_request lock=held uptodate=constant new=__blk_end_request(host->cur, 0, blk_rq_cur_bytes(host->cur))
- * lockfields.c:28:2 lf_irq preexisting_lock_bug
  * check-brief-end
  */

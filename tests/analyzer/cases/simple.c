@@ -53,7 +53,6 @@ module_init(simple_init);
  * simple.c:22:4 simple_request end_request auto end_request lock=held uptodate=constant new=__blk_end_request(rq, -EIO, blk_rq_cur_bytes(rq))
  * simple.c:26:4 simple_request end_dequeued_request auto end_request lock=held uptodate=constant new=__blk_end_request(rq, -ENOSPC, blk_rq_bytes(rq))
  * simple.c:30:3 simple_request end_queued_request auto end_request lock=held uptodate=boolean new=__blk_end_request(rq, rq->errors == 0 ? 0 : -EIO, blk_rq_bytes(rq))
- * simple.c:39:2 simple_timeout end_request auto end_request lock=not_held uptodate=errno_capable new=__blk_end_request(rq, rq->errors > 0 ? 0 : (rq->errors ? rq->errors : -EIO), blk_rq_cur_bytes(rq))
- * simple.c:39:2 simple_timeout preexisting_lock_bug
+ * simple.c:39:2 simple_timeout end_request auto end_request lock=not_held uptodate=errno_capable new=blk_end_request(rq, rq->errors > 0 ? 0 : (rq->errors ? rq->errors : -EIO), blk_rq_cur_bytes(rq))
  * check-brief-end
  */
