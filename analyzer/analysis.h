@@ -224,6 +224,8 @@ char *lock_call_between(struct ctx *cx, const struct func *f, size_t a, size_t b
 
 /* ---- classify.c / verify.c ----------------------------------------------- */
 void classify_all(struct ctx *cx);
+/* parse_scope.c: each site of a file with parse errors says what they touch */
+void note_parse_errors(struct ctx *cx);
 void verify_all(struct ctx *cx);
 /* append a finding of f at source offset off of file (msg is taken) */
 void finding_add(struct ctx *cx, struct func *f, size_t off, const char *file,

@@ -112,6 +112,7 @@ struct bm_site {
 	char *error_expr; /* E(uptodate) as written in the new call */
 	char *bytes_expr; /* byte count passed to the new call */
 	char *bytes_origin;
+	char *parse_note;  /* what the file's parse errors touch, or NULL (none) */
 	char *replacement; /* the new call, or "" for a manual site */
 	char *before;	   /* original source lines of the site */
 	char *after;	   /* the same lines after the edits (auto only) */

@@ -29,6 +29,7 @@ static void site_free(struct bm_site *s)
 	free(s->error_expr);
 	free(s->bytes_expr);
 	free(s->bytes_origin);
+	free(s->parse_note);
 	free(s->replacement);
 	free(s->before);
 	free(s->after);

@@ -97,7 +97,7 @@ static json_t *site_json(const struct bm_site *s)
 				     str_or_null(s->edits[i].text)));
 	return json_pack(
 	    "{s:o, s:[I, I, I, I, I, I], s:o, s:o, s:[i, i, i, i, b, i], s:o, s:o, s:o, s:o, "
-	    "s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+	    "s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 	    "file", str_or_null(s->file), "pos", (json_int_t)s->line, (json_int_t)s->column,
 	    (json_int_t)s->end_line, (json_int_t)s->end_column, (json_int_t)s->offset,
 	    (json_int_t)s->end_offset, "function", str_or_null(s->function), "call",
@@ -108,7 +108,7 @@ static json_t *site_json(const struct bm_site *s)
 	    str_or_null(s->bytes_origin), "replacement", str_or_null(s->replacement), "before",
 	    str_or_null(s->before), "after", str_or_null(s->after), "reason_code",
 	    str_or_null(s->reason_code), "reason_text", str_or_null(s->reason_text), "confidence",
-	    str_or_null(s->confidence), "edits", edits);
+	    str_or_null(s->confidence), "parse_note", str_or_null(s->parse_note), "edits", edits);
 }
 
 static json_t *file_json(const struct bm_file *f)
@@ -222,6 +222,7 @@ static void load_site(json_t *o, struct bm_site *s, bool *bad)
 	s->error_expr = get_str(o, "error_expr", bad);
 	s->bytes_expr = get_str(o, "bytes_expr", bad);
 	s->bytes_origin = get_str(o, "bytes_origin", bad);
+	s->parse_note = get_str(o, "parse_note", bad);
 	s->replacement = get_str(o, "replacement", bad);
 	s->before = get_str(o, "before", bad);
 	s->after = get_str(o, "after", bad);

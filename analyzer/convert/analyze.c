@@ -418,6 +418,7 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 	free(taken);
 
 	classify_all(&cx);
+	note_parse_errors(&cx);
 	if (verify)
 		verify_all(&cx);
 	for (size_t i = 0; i < run->nsites; i++)

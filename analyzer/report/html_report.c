@@ -418,6 +418,11 @@ static void site(FILE *o, struct page *pg, json_t *s, unsigned occ)
 		esc(o, str(bytes, "origin"));
 		fputs("</dd>\n", o);
 	}
+	if (*str(s, "parse_errors")) {
+		fputs("<dt>parse errors</dt><dd class=\"parse-errors\">", o);
+		esc(o, str(s, "parse_errors"));
+		fputs("</dd>\n", o);
+	}
 	if (!manual && *str(s, "replacement")) {
 		fputs("<dt>new call</dt><dd><code>", o);
 		esc(o, str(s, "replacement"));

@@ -49,6 +49,8 @@ json_t *bm_json_site(const struct bm_site *s)
 				    json_pack("{s:s, s:s}", "code", s->reason_code, "text",
 					      s->reason_text ? s->reason_text : ""));
 	json_object_set_new(o, "confidence", json_string(s->confidence ? s->confidence : "low"));
+	if (s->parse_note)
+		json_object_set_new(o, "parse_errors", json_string(s->parse_note));
 	json_object_set_new(o, "typed", json_boolean(s->typed));
 	json_object_set_new(o, "edits", edits);
 	return o;

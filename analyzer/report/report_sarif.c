@@ -353,6 +353,8 @@ static json_t *site_result(struct sarif *x, size_t k)
 			    json_string(bm_uptodate_class_name(s->uptodate_class)));
 	json_object_set_new(props, "confidence",
 			    json_string(s->confidence ? s->confidence : "low"));
+	if (s->parse_note)
+		json_object_set_new(props, "parseErrors", json_string(s->parse_note));
 	json_object_set_new(props, "typed", json_boolean(s->typed));
 	json_object_set_new(res, "properties", props);
 	if (s->verdict == BM_AUTO && s->replacement[0] != '(') {

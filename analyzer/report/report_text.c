@@ -131,6 +131,8 @@ static void site_lines(FILE *out, const struct bm_site *s)
 	if (s->bytes_expr[0] || s->bytes_origin[0])
 		fprintf(out, "    bytes: %s (%s)\n", s->bytes_expr[0] ? s->bytes_expr : "?",
 			s->bytes_origin);
+	if (s->parse_note)
+		fprintf(out, "    parse errors: %s\n", s->parse_note);
 	if (s->verdict == BM_AUTO && s->after && s->after[0] && s->before &&
 	    s->replacement[0] != '(') {
 		indent_block(out, "    - ", s->before);

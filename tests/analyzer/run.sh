@@ -135,6 +135,22 @@ for fmt in text json sarif; do
 	else fail "report-golden-$fmt" "$(head -20 "$tmp/diff")"; fi
 done
 
+# ---- a parse error blocks only what it touches, and each site says where it is ----------
+(cd "$cases" && "$B" scan -q partial_parse.c) >"$tmp/pp.txt" 2>/dev/null
+grep -A4 'end_request in p_request()' "$tmp/pp.txt" |
+	grep -q 'parse errors: 2 error(s): 2 in broken() (line 27); none in p_request() or in the functions that call it$' &&
+	grep -q 'end_request in p_request() -> .*confidence high' "$tmp/pp.txt" &&
+	pass parse-errors-named-where-they-are || fail parse-errors-named-where-they-are "$(cat "$tmp/pp.txt")"
+grep -q 'end_request in p_helper() -> .*confidence medium' "$tmp/pp.txt" &&
+	grep -q "p_helper() parsed whole, but its caller broken() did not" "$tmp/pp.txt" &&
+	pass parse-errors-in-a-caller-lower-confidence ||
+	fail parse-errors-in-a-caller-lower-confidence "$(cat "$tmp/pp.txt")"
+(cd "$cases" && "$B" scan -q --format json partial_parse.c simple.c) 2>/dev/null |
+	python3 -c 'import json,sys; s=json.load(sys.stdin)["sites"]
+sys.exit(not (all("parse_errors" in x for x in s if "partial_parse" in x["file"]) and
+              not any("parse_errors" in x for x in s if "simple" in x["file"])))' &&
+	pass parse-errors-json-only-where-there-are-some || fail parse-errors-json-only-where-there-are-some
+
 # ---- malformed input --------------------------------------------------------------
 printf '\x7fELF\x00\x01\x02binary\x00end_request(rq, 1);' >"$tmp/binary.c"
 expect bad-binary 1 "$B" scan "$tmp/binary.c"
