@@ -224,6 +224,8 @@ char *lock_call_between(struct ctx *cx, const struct func *f, size_t a, size_t b
 
 /* ---- classify.c / verify.c ----------------------------------------------- */
 void classify_all(struct ctx *cx);
+/* end_io_error.c: the removed end_io_error() spelled out in files blkmig converts */
+void rewrite_end_io_error(struct ctx *cx);
 /* parse_scope.c: each site of a file with parse errors says what they touch */
 void note_parse_errors(struct ctx *cx);
 void verify_all(struct ctx *cx);

@@ -418,6 +418,7 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 	free(taken);
 
 	classify_all(&cx);
+	rewrite_end_io_error(&cx);
 	note_parse_errors(&cx);
 	if (verify)
 		verify_all(&cx);

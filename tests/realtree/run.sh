@@ -35,6 +35,19 @@ check compile-check/unconverted-file-fails unconverted_fails
 # A file without legacy calls compiles OK with the 2.6.25 header.
 check compile-check/clean-file-ok "$HERE/compile-check.sh" --tree "$KBUILD" --src "$PRISTINE" block/bsg.c
 
+# end_io_error() left in a file fails it (2.6.25 removed the macro; the 2.6.24 tree's
+# header still defines it, so the compiler alone would accept it).
+eie_fails() {
+	local d
+	d=$(mktemp -d) && mkdir -p "$d/block" &&
+		sed '$a static int blkmig_eie(int u) { return end_io_error(u); }' \
+			"$PRISTINE/block/bsg.c" >"$d/block/bsg.c" || return 1
+	out=$("$HERE/compile-check.sh" --tree "$KBUILD" --src "$d" block/bsg.c)
+	rm -rf "$d"
+	grep -q '^FAIL block/bsg.c: end_io_error() left' <<<"$out" || { echo "$out"; return 1; }
+}
+check compile-check/end_io_error-left-fails eie_fails
+
 
 # ---- blkmig migrate --in-place on a copy of the whole tree --------------------------
 W=$BUILD/realtree/work
