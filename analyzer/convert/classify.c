@@ -2449,7 +2449,13 @@ static void token_fallback(struct ctx *cx)
 			s->column = hit->column;
 			s->end_line = hit->line;
 			s->end_column = hit->column + (unsigned)(hit->end - hit->offset);
-			s->function = xstrdup(infn ? cx->funcs[fi].name : "");
+			/* a function the AST lost (a parse error, a branch not compiled):
+			 * its name from the text around the call */
+			s->function = infn	 ? xstrdup(cx->funcs[fi].name)
+				      : t->clean ? text_function_at(t->clean, t->len, hit->offset)
+						 : NULL;
+			if (!s->function)
+				s->function = xstrdup("");
 			s->call = xstrdup(hit->name);
 			s->pattern = BM_PAT_UNCLASSIFIED;
 			s->confidence = "low";

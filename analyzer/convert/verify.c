@@ -19,15 +19,20 @@ void finding_add(struct ctx *cx, struct func *f, size_t off, const char *file,
 	struct bm_run *run = cx->run;
 	struct bm_finding *x;
 	unsigned col = 1, line = 1;
+	char *fn = f ? xstrdup(f->name) : NULL;
 
 	for (size_t ti = 0; ti < cx->ntus; ti++)
-		if (!strcmp(cx->tus[ti].path, file))
+		if (!strcmp(cx->tus[ti].path, file)) {
 			line = offset_line(&cx->tus[ti], off, &col);
+			/* code the AST lost: the function from the text */
+			if (!fn && cx->tus[ti].clean)
+				fn = text_function_at(cx->tus[ti].clean, cx->tus[ti].len, off);
+		}
 	x = vec_push(run->findings, run->nfindings, run->findings_cap);
 	x->file = xstrdup(file);
 	x->line = line;
 	x->column = col;
-	x->function = xstrdup(f ? f->name : "");
+	x->function = fn ? fn : xstrdup("");
 	x->kind = kind;
 	x->message = msg;
 }

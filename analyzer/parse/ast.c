@@ -646,3 +646,118 @@ int lock_call_arg(const struct func *f, int n)
 	}
 	return -1;
 }
+
+/*
+ * The function a byte offset lies in, read from the text alone (for code the
+ * AST lost: a parse error, a branch that is not compiled): the top-level brace
+ * block holding @off, when the text before its '{' is a parameter list `NAME(...)`.
+ * @clean is the source with comments and literals blanked.  Only the first
+ * branch of each #if/#ifdef chain counts (#elif/#else .. #endif are skipped), so
+ * that `#if A  f(x) {  #else  f(x, y) {  #endif` opens one block, as the
+ * compiled file does; a block the offset is in when skipped branches also
+ * hold it is found through the first branch.  Returns the name, or NULL.
+ */
+char *text_function_at(const char *s, size_t len, size_t off)
+{
+	int depth = 0;
+	size_t open = 0;
+	bool line_start = true;
+
+	for (size_t i = 0; i < len; i++) {
+		char ch = s[i];
+
+		if (ch == '\n') {
+			line_start = true;
+			continue;
+		}
+		if (line_start && ch == '#') {
+			size_t d = i + 1;
+			int nest = 0;
+
+			while (d < len && (s[d] == ' ' || s[d] == '\t'))
+				d++;
+			/* #else/#elif of a chain: skip to its #endif, unless off is in it */
+			if (!strncmp(s + d, "else", 4) || !strncmp(s + d, "elif", 4)) {
+				size_t j = i, endif = len;
+
+				for (; j < len; j++) {
+					if (j && s[j - 1] != '\n')
+						continue;
+					size_t k = j;
+
+					while (k < len && (s[k] == ' ' || s[k] == '\t'))
+						k++;
+					if (s[k] != '#')
+						continue;
+					k++;
+					while (k < len && (s[k] == ' ' || s[k] == '\t'))
+						k++;
+					if (!strncmp(s + k, "if", 2))
+						nest++;
+					else if (!strncmp(s + k, "endif", 5) && nest-- == 0) {
+						endif = j;
+						break;
+					}
+				}
+				/* the offset in the skipped branch: read that branch instead */
+				if (!(off >= i && off < endif)) {
+					i = endif;
+					while (i < len && s[i] != '\n')
+						i++;
+					continue;
+				}
+			}
+			while (i < len && s[i] != '\n') {
+				if (s[i] == '\\' && i + 1 < len && s[i + 1] == '\n')
+					i++;
+				i++;
+			}
+			i--;
+			continue;
+		}
+		if (ch != ' ' && ch != '\t' && ch != '\r')
+			line_start = false;
+		if (ch == '{') {
+			if (depth++ == 0)
+				open = i;
+		} else if (ch == '}' && depth > 0 && --depth == 0) {
+			if (off < open || off > i)
+				continue;
+			/* `NAME ( ... ) {`: the parameter list right before the brace */
+			size_t k = open;
+
+			while (k > 0 && isspace((unsigned char)s[k - 1]))
+				k--;
+			if (!k || s[k - 1] != ')')
+				return NULL;
+			int pd = 0;
+
+			while (k > 0) {
+				k--;
+				if (s[k] == ')')
+					pd++;
+				else if (s[k] == '(' && --pd == 0)
+					break;
+			}
+			while (k > 0 && isspace((unsigned char)s[k - 1]))
+				k--;
+			size_t e = k;
+
+			while (k > 0 && (isalnum((unsigned char)s[k - 1]) || s[k - 1] == '_'))
+				k--;
+			if (k == e || isdigit((unsigned char)s[k]))
+				return NULL;
+			char *name = xstrndup(s + k, e - k);
+			static const char *const not_fn[] = {"if",     "while",	 "for",
+							     "switch", "sizeof", "return"};
+
+			for (size_t q = 0; q < sizeof(not_fn) / sizeof(not_fn[0]); q++)
+				if (!strcmp(name, not_fn[q])) {
+					free(name);
+					return NULL;
+				}
+			return name;
+		}
+	}
+	return NULL;
+}

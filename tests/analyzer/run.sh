@@ -67,6 +67,25 @@ for c in "$cases"/*.c "$cases"/*/; do
 		fail "golden-exit-$name" "exit $rc, wanted $want"; fi
 	if diff -u "$tmp/want" "$tmp/got" >"$tmp/diff"; then pass "golden-$cmd-$name"; else
 		fail "golden-$cmd-$name" "$(head -20 "$tmp/diff")"; fi
+	# the text report's statements: each line between check-text-start/-end is in
+	# it, none between check-text-absent-start/-end is (reasons, evidence, names)
+	block "$spec" check-text-start check-text-end >"$tmp/text-want"
+	block "$spec" check-text-absent-start check-text-absent-end >"$tmp/text-absent"
+	if [ -s "$tmp/text-want" ] || [ -s "$tmp/text-absent" ]; then
+		# shellcheck disable=SC2086 # opts holds separate options
+		(cd "$(dirname "$c")" && "$B" "$cmd" -q $opts --format text "$(basename "$c")") >"$tmp/text" 2>&1
+		bad=
+		while IFS= read -r l; do
+			grep -qF -- "$l" "$tmp/text" || bad="$bad
+missing: $l"
+		done <"$tmp/text-want"
+		while IFS= read -r l; do
+			grep -qF -- "$l" "$tmp/text" && bad="$bad
+present: $l"
+		done <"$tmp/text-absent"
+		if [ -z "$bad" ]; then pass "golden-text-$name"; else
+			fail "golden-text-$name" "$bad"; fi
+	fi
 done
 
 # ---- golden rewrites, and every rewrite compiles and verifies --------------------

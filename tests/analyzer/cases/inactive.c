@@ -25,6 +25,6 @@ int in_unused;
 /*
  * check-exit: 1
  * check-brief-start
- * inactive.c:19:2 - end_request manual unclassified lock=unknown uptodate=none reason=unparsed
+ * inactive.c:19:2 in_old_request end_request manual unclassified lock=unknown uptodate=none reason=unparsed
  * check-brief-end
  */
