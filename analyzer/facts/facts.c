@@ -666,6 +666,98 @@ void facts_free(struct ctx *cx)
 	cx->nbuilt_tus = 0;
 }
 
+static int size_cmp(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Calls of the run's functions that the AST lost: `NAME(` in the body of a
+ * function with parse errors where the AST has no call (clang drops a whole
+ * statement it cannot read, e.g. a `for` whose condition names an undeclared
+ * macro), or in a function body the AST does not have at all (a branch that is
+ * not compiled).  Such a caller is one blkmig cannot see: its lock context is
+ * unknown, and it would keep passing an uptodate value to a wrapper whose
+ * parameter became an error.
+ */
+static void lost_calls(struct ctx *cx)
+{
+	for (size_t ti = 0; ti < cx->ntus; ti++) {
+		struct tunit *t = &cx->tus[ti];
+		const char *s = t->clean;
+		size_t len = t->len, n = 0, *starts = NULL, cap = 0;
+
+		if (!t->tu || !s)
+			continue;
+		for (size_t k = 0; k < cx->ncalls; k++) {
+			struct func *f = &cx->funcs[cx->calls[k].func];
+
+			if (f->tu == ti)
+				vec_append(starts, n, cap, f->nodes[cx->calls[k].node].start);
+		}
+		if (n > 1)
+			qsort(starts, n, sizeof(*starts), size_cmp);
+		for (size_t p = 0; p < len;) {
+			if (!(isalpha((unsigned char)s[p]) || s[p] == '_') ||
+			    (p && (isalnum((unsigned char)s[p - 1]) || s[p - 1] == '_'))) {
+				p++;
+				continue;
+			}
+			size_t e = p;
+
+			while (e < len && (isalnum((unsigned char)s[e]) || s[e] == '_'))
+				e++;
+			size_t q = skip_ws(s, len, e), at = p;
+
+			p = e;
+			if (q >= len || s[q] != '(')
+				continue;
+			char *word = xstrndup(s + at, e - at);
+			struct func *g = func_by_name(cx, word, ti), *in = NULL;
+
+			free(word);
+			if (!g || (n && bsearch(&at, starts, n, sizeof(*starts), size_cmp)))
+				continue;
+			for (size_t fi = 0; fi < cx->nfuncs && !in; fi++) {
+				struct func *f = &cx->funcs[fi];
+
+				if (f->tu == ti && at >= f->start && at < f->end)
+					in = f;
+			}
+			bool lost;
+
+			if (in) {
+				/* its own header, or a body the AST has whole */
+				lost = in->has_errors && in->body >= 0 &&
+				       at > in->nodes[in->body].start;
+			} else {
+				/* a declaration `int NAME(`, `*NAME(` is no call */
+				size_t b = at;
+
+				while (b > 0 && isspace((unsigned char)s[b - 1]))
+					b--;
+				lost = b > 0 && !(isalnum((unsigned char)s[b - 1]) ||
+						  s[b - 1] == '_' || s[b - 1] == '*');
+				if (lost) {
+					char *fn = text_function_at(s, len, at);
+
+					lost = fn != NULL;
+					free(fn);
+				}
+			}
+			if (lost)
+				func_callers_unseen(
+				    g, xasprintf("a call at %s:%u is in code the parse does not "
+						 "have (a parse error there, or a branch that is "
+						 "not compiled)",
+						 t->path, offset_line(t, at, NULL)));
+		}
+		free(starts);
+	}
+}
+
 void facts_collect(struct ctx *cx)
 {
 	/* the units parsed since the last round: their functions (the earlier units'
@@ -741,6 +833,7 @@ void facts_collect(struct ctx *cx)
 	}
 	ast_registrations(cx);
 	member_callers(cx);
+	lost_calls(cx);
 	budget_unseen_callers(cx);
 	queue_lock_parameters(cx);
 }
