@@ -234,7 +234,9 @@ static int index_holding(const struct func *f, const int *list, int cnt, int n)
 	return -1;
 }
 
-enum stmt_role { SR_KEEP = 0, SR_HOUSE, SR_LOCK, SR_UNLOCK, SR_LAST, SR_WORK };
+/* SR_CHECK: an assertion on the kept result of the data completion (`BUG_ON(rc);`):
+ * it checks the new call's result, which means the same, and stays where it is */
+enum stmt_role { SR_KEEP = 0, SR_HOUSE, SR_LOCK, SR_UNLOCK, SR_LAST, SR_WORK, SR_CHECK };
 
 struct plan {
 	struct ctx *cx;
@@ -253,6 +255,8 @@ struct plan {
 	int cnt;
 	int Lidx;
 	bool has_work, has_post, work_in_lock;
+	char *result_var;  /* `rc = F(...)`: the local that keeps F's result */
+	bool result_stops; /* an assertion stops every path on which rc != 0 */
 };
 
 /*
@@ -305,12 +309,102 @@ static bool decl_only_for(struct plan *p, int st, int lk, int ul)
 	return true;
 }
 
+/* c (blanks removed) tests that the result is not 0: `rc`, `rc!=0`, `unlikely(rc)` */
+static bool cond_is_nonzero(const char *c, size_t n, const char *r)
+{
+	size_t rl = strlen(r);
+
+	while (n >= 2 && c[0] == '(' && c[n - 1] == ')') {
+		c++;
+		n -= 2;
+	}
+	if (n > 10 && !strncmp(c, "unlikely(", 9) && c[n - 1] == ')')
+		return cond_is_nonzero(c + 9, n - 10, r);
+	if (n > 2 && !strncmp(c, "!!", 2))
+		return cond_is_nonzero(c + 2, n - 2, r);
+	if (n == rl && !memcmp(c, r, rl))
+		return true;
+	if (n == rl + 3 && !memcmp(c, r, rl) && !memcmp(c + rl, "!=0", 3))
+		return true;
+	return n == rl + 3 && !memcmp(c, "0!=", 3) && !memcmp(c + 3, r, rl);
+}
+
+/* c tests that the result is 0: `rc==0`, `!rc` */
+static bool cond_is_zero(const char *c, size_t n, const char *r)
+{
+	size_t rl = strlen(r);
+
+	while (n >= 2 && c[0] == '(' && c[n - 1] == ')') {
+		c++;
+		n -= 2;
+	}
+	if (n == rl + 1 && c[0] == '!' && !memcmp(c + 1, r, rl))
+		return true;
+	if (n == rl + 3 && !memcmp(c, r, rl) && !memcmp(c + rl, "==0", 3))
+		return true;
+	return n == rl + 3 && !memcmp(c, "0==", 3) && !memcmp(c + 3, r, rl);
+}
+
+/*
+ * Statement st only checks the kept result p->result_var of the data completion:
+ * `BUG_ON(rc);`, `if (rc) BUG();` (*stops: the path goes on only when rc == 0),
+ * or an assertion macro `xx_assert(rc == 0);`, `WARN_ON(rc);` (reports only).
+ * The new call returns what the old one did (0: the request is done), so the
+ * check stays after it: it is not work that has to move.
+ */
+static bool result_check(struct plan *p, int st, bool *stops)
+{
+	char *raw = range_text(p->t, p->f->nodes[st].start, p->f->nodes[st].end);
+	char *s = normalize_ws(raw);
+	const char *r = p->result_var;
+	size_t n = strlen(s), a;
+	bool ok = false;
+
+	free(raw);
+	*stops = false;
+	while (n && s[n - 1] == ';')
+		s[--n] = 0;
+	a = strcspn(s, "(");
+	if (a < n && s[n - 1] == ')') {
+		const char *arg = s + a + 1;
+		size_t an = n - a - 2;
+
+		if (a == 6 && !strncmp(s, "BUG_ON", 6) && cond_is_nonzero(arg, an, r)) {
+			ok = *stops = true;
+		} else if (a == 7 && !strncmp(s, "WARN_ON", 7) && cond_is_nonzero(arg, an, r)) {
+			ok = true;
+		} else if (a >= 6 &&
+			   (!strncmp(s + a - 6, "assert", 6) || !strncmp(s + a - 6, "ASSERT", 6)) &&
+			   cond_is_zero(arg, an, r)) {
+			ok = true;
+		}
+	}
+	if (!ok && !strncmp(s, "if(", 3)) {
+		/* if (rc) BUG();  if (rc) { BUG(); } */
+		int depth = 0;
+		size_t e = 2;
+
+		for (; e < n; e++) {
+			depth += s[e] == '(' ? 1 : s[e] == ')' ? -1 : 0;
+			if (!depth)
+				break;
+		}
+		if (e < n && cond_is_nonzero(s + 3, e - 3, r) &&
+		    (!strcmp(s + e + 1, "BUG()") || !strcmp(s + e + 1, "{BUG();}")) &&
+		    node_child(p->f, st, 2) < 0)
+			ok = *stops = true;
+	}
+	free(s);
+	return ok;
+}
+
 static bool scan_region(struct plan *p, int from, int to, const char **why)
 {
 	int acq = -1, rel = -1;
 
 	for (int i = from; i < to; i++) {
 		int st = p->list[i], a;
+		bool stops;
 
 		if (i == p->Lidx) {
 			p->role[i] = SR_LAST;
@@ -331,6 +425,9 @@ static bool scan_region(struct plan *p, int from, int to, const char **why)
 				    "convert";
 				return false;
 			}
+		} else if (i < p->Lidx && p->result_var && result_check(p, st, &stops)) {
+			p->role[i] = SR_CHECK;
+			p->result_stops |= stops;
 		} else if (i < p->Lidx) {
 			p->role[i] = SR_WORK;
 			p->mixed[i] = mixed_if(p, st);
@@ -1817,8 +1914,13 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 		   node_strip(f, node_child(f, Fs, 1)) == F) {
 		char *op = binary_op(t, f, Fs);
 
-		if (!strcmp(op, "="))
+		int lhs = node_strip(f, node_child(f, Fs, 0));
+
+		if (!strcmp(op, "=")) {
 			shape = 8; /* rc = F(whole); [assert(rc == 0);] L */
+			if (lhs >= 0 && f->nodes[lhs].kind == CXCursor_DeclRefExpr)
+				p->result_var = node_text(t, &f->nodes[lhs]);
+		}
 		free(op);
 	} else if (f->nodes[Fs].kind == CXCursor_WhileStmt ||
 		   f->nodes[Fs].kind == CXCursor_DoStmt || f->nodes[Fs].kind == CXCursor_ForStmt) {
@@ -1895,16 +1997,20 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 			    "a filesystem request, whose whole size is its data_len",
 			    p->rq);
 		}
-		if ((shape == 2 || shape == 8) && !b.whole) {
+		/* `rc = F(...); BUG_ON(rc);`: the final step runs only when F ended
+		 * every byte, as the new call ends the request only then */
+		if ((shape == 2 || shape == 8) && !b.whole && !p->result_stops) {
 			site_manual(
 			    cx, si, "last_may_have_data",
-			    "%s's result is ignored and end_that_request_last ends the request "
+			    "%s's result %s and end_that_request_last ends the request "
 			    "anyway, even with bytes left; one 2.6.25 call does the same only if "
 			    "the count covers every byte left, which blkmig cannot prove here "
 			    "(%s): decide the byte count for every kind of request that reaches "
 			    "this call (a packet request's data need not be whole sectors, and "
 			    "2.6.25 cannot end a request that still has bytes)",
 			    s->call,
+			    shape == 2 ? "is ignored"
+				       : "is kept but no check stops the path when it is not 0",
 			    b.origin ? b.origin
 			    : b.why  ? b.why
 				     : "count unknown");
@@ -1978,6 +2084,7 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 out:
 	free(cbname);
 	free(p->rq);
+	free(p->result_var);
 	free(p);
 	uptodate_free(&u);
 	bytes_free(&b);
