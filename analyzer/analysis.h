@@ -187,6 +187,7 @@ int enclosing_stmt(const struct func *f, int n); /* the statement holding n */
 bool is_stmt_kind(enum CXCursorKind k);
 bool range_has_error(const struct tunit *t, size_t start, size_t end);
 char *text_function_at(const char *clean, size_t len, size_t off);
+char *macro_body(struct tunit *t, const char *name); /* #define NAME(...) body */
 
 /* ---- rq_fields.c: request fields the driver leaves alone ----------------- */
 /* true when no code of unit tu can have changed the request fields that

@@ -20,6 +20,8 @@ bool word_in(const char *hay, size_t len, const char *word);
 char *normalize_ws(const char *s);
 bool is_simple_operand(const char *s);
 bool has_side_effects(const char *s);
+bool has_side_effects_in(struct tunit *t, const char *s); /* also through macros */
+bool macro_call_is_boolean(struct tunit *t, const char *s);
 
 /* uptodate_flow.c */
 struct uptodate {

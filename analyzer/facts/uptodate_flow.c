@@ -228,7 +228,13 @@ static void classify(struct ctx *cx, struct func *f, int n, struct uptodate *u, 
 			return;
 		}
 	}
-	if (has_side_effects(u->expr)) {
+	/* a test macro (`blk_fs_request(rq)`: `((rq)->cmd_type == REQ_TYPE_FS)`) */
+	if (macro_call_is_boolean(t, u->expr)) {
+		u->cls = BM_UT_BOOLEAN;
+		u->error_expr = xasprintf("%s ? 0 : -EIO", u->expr);
+		return;
+	}
+	if (has_side_effects_in(t, u->expr)) {
 		u->cls = BM_UT_UNKNOWN;
 		u->why = xasprintf("'%s' has side effects; its errno meaning cannot be kept "
 				   "without evaluating it more than once",

@@ -761,3 +761,80 @@ char *text_function_at(const char *s, size_t len, size_t off)
 	}
 	return NULL;
 }
+
+/* ---- function-like macros the driver's headers define ---------------------- */
+
+struct macro_find {
+	CXTranslationUnit tu;
+	const char *name;
+	char *body;
+};
+
+/* the body of `#define NAME(...) body` in buf, continuation lines joined */
+static char *define_body(const char *buf, size_t size, const char *name)
+{
+	size_t nl = strlen(name);
+
+	for (size_t i = 0; buf && i + 8 + nl < size; i++) {
+		size_t k = i, e;
+
+		if (i && buf[i - 1] != '\n')
+			continue;
+		while (k < size && (buf[k] == ' ' || buf[k] == '\t'))
+			k++;
+		if (k >= size || buf[k] != '#')
+			continue;
+		k++;
+		while (k < size && (buf[k] == ' ' || buf[k] == '\t'))
+			k++;
+		if (size - k < 7 + nl || strncmp(buf + k, "define", 6))
+			continue;
+		k += 6;
+		while (k < size && (buf[k] == ' ' || buf[k] == '\t'))
+			k++;
+		if (strncmp(buf + k, name, nl) || buf[k + nl] != '(')
+			continue;
+		for (k += nl; k < size && buf[k] != ')' && buf[k] != '\n'; k++)
+			;
+		if (k >= size || buf[k] != ')')
+			continue;
+		struct sbuf b = {0};
+
+		for (e = k + 1; e < size && buf[e] != '\n'; e++) {
+			if (buf[e] == '\\' && e + 1 < size && buf[e + 1] == '\n') {
+				e++;
+				sbuf_addn(&b, " ", 1);
+				continue;
+			}
+			sbuf_addn(&b, buf + e, 1);
+		}
+		return sbuf_take(&b);
+	}
+	return NULL;
+}
+
+static void find_in_inclusion(CXFile file, CXSourceLocation *stack, unsigned n, CXClientData d)
+{
+	struct macro_find *m = d;
+	size_t size = 0;
+	const char *buf;
+
+	(void)stack;
+	(void)n;
+	if (m->body)
+		return;
+	buf = clang_getFileContents(m->tu, file, &size);
+	m->body = define_body(buf, size, m->name);
+}
+
+/* The body of function-like macro NAME as the unit's files define it, or NULL. */
+char *macro_body(struct tunit *t, const char *name)
+{
+	struct macro_find m = {t->tu, name, NULL};
+
+	if (t->src)
+		m.body = define_body(t->src, t->len, name);
+	if (!m.body && t->tu)
+		clang_getInclusions(t->tu, find_in_inclusion, &m);
+	return m.body;
+}
