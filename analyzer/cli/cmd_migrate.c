@@ -842,10 +842,15 @@ static void accept_spatch_site(struct bm_site *s)
 {
 	char *note;
 
+	/* the call that needed the lock: a data completion's final step, not itself */
+	bool data = s->call && (!strcmp(s->call, "end_that_request_first") ||
+				!strcmp(s->call, "end_that_request_chunk"));
+
 	if (s->reason_code && !strcmp(s->reason_code, "lock_not_held"))
-		note = xasprintf("preexisting_lock_bug: 2.6.24 already called %s here without "
+		note = xasprintf("preexisting_lock_bug: 2.6.24 already called %s%s here without "
 				 "the queue lock (%s); converted by spatch to __blk_end_request, "
 				 "the same contract",
+				 data ? "end_that_request_last, the final step of this " : "",
 				 s->call, s->reason_text ? s->reason_text : "");
 	else
 		note = xasprintf("converted by spatch; the analysis had reported it (%s: %s) "

@@ -577,21 +577,32 @@ static void fill_common(struct plan *p, struct uptodate *u, struct bytes *b)
  * there decides between the variants, and is left to a human.
  */
 static void report_old_lock_bug_fixed(struct ctx *cx, struct func *f, size_t si,
-				      const struct bm_strlist *callers)
+				      const struct bm_strlist *callers, const char *last,
+				      size_t last_at)
 {
 	struct bm_site *s = &cx->run->sites[si];
 	const char *ev = s->lock_evidence.n ? s->lock_evidence.v[s->lock_evidence.n - 1] : "";
 	struct sbuf who = {0};
+	char *what;
 
 	for (size_t i = 0; callers && i < callers->n; i++)
 		sbuf_printf(&who, "%s%s", i ? "; " : "", callers->v[i]);
+	/* the call that needed the lock: a data completion never did, its final step did */
+	if (strcmp(last, s->call) && last_at)
+		what = xasprintf("%s (line %u, the final step of this %s)", last,
+				 offset_line(&cx->tus[f->tu], last_at, NULL), s->call);
+	else if (strcmp(last, s->call))
+		what = xasprintf("the final step (%s) of this %s", last, s->call);
+	else
+		what = xstrdup(s->call);
 	strlist_push_owned(
 	    &s->lock_evidence,
 	    xasprintf("old_lock_bug_fixed: %s in %s() ran without the queue lock %s%s%s, which "
-		      "the 2.6.24 API required (a race); blk_end_request takes the lock itself "
-		      "for the final step, so the converted code no longer races",
-		      s->call, f->name, callers ? "when called from " : "(", callers ? who.s : ev,
+		      "the 2.6.24 API required for it (a race); blk_end_request takes the lock "
+		      "itself for the final step, so converting to it ends the race",
+		      what, f->name, callers ? "when called from " : "(", callers ? who.s : ev,
 		      callers ? "" : ")"));
+	free(what);
 	free(who.s);
 }
 
@@ -610,7 +621,7 @@ static const char *contract_variant(struct ctx *cx, struct func *f, size_t si, i
 	if (s->lock == BM_LOCK_HELD)
 		return "__blk_end_request";
 	if (s->lock == BM_LOCK_NOT_HELD) {
-		report_old_lock_bug_fixed(cx, f, si, NULL);
+		report_old_lock_bug_fixed(cx, f, si, NULL, last, span_b);
 		s->lock = BM_LOCK_NOT_HELD;
 		return "blk_end_request";
 	}
@@ -636,7 +647,7 @@ static const char *contract_variant(struct ctx *cx, struct func *f, size_t si, i
 			strlist_free(&held);
 			return NULL;
 		}
-		report_old_lock_bug_fixed(cx, f, si, &callers);
+		report_old_lock_bug_fixed(cx, f, si, &callers, last, span_b);
 		strlist_free(&callers);
 		s->lock = BM_LOCK_NOT_HELD;
 		return "blk_end_request";

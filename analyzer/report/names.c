@@ -81,7 +81,8 @@ static const struct {
     {"lock_unknown", "cannot tell whether the queue lock is held"},
     {"lock_mixed", "the queue lock is held on some paths to the call and not on others"},
     {"lock_not_held",
-     "the old call required the queue lock, but it is not held there (a driver locking bug)"},
+     "the old final step (end_request, end_that_request_last, ...; a data completion never) "
+     "required the queue lock, but it is not held there (a driver locking bug)"},
     {"rq_used_after_completion",
      "a statement after the call reads the request, which may be freed"},
     {"last_may_have_data", "end_that_request_last alone, and the request may still hold bios"},

@@ -55,7 +55,9 @@ static const char *reason_help(const char *code)
 			   "__blk_end_request()) or drop it on the others (then "
 			   "blk_end_request())."},
 	    {"lock_not_held",
-	     "The 2.6.24 call needed the queue lock but runs without it: a driver locking bug. "
+	     "The 2.6.24 final step (end_request, end_that_request_last, ...; not the data "
+	     "completion end_that_request_first/chunk) needed the queue lock but runs without "
+	     "it: a driver locking bug. "
 	     "Decide whether to take the lock (then __blk_end_request()) or to use "
 	     "blk_end_request(), which takes it itself."},
 	    {"rq_used_after_completion", "A statement after the completion reads the request, "
