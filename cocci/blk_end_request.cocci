@@ -284,13 +284,17 @@ def sectors_to_bytes(n, r, f):
 # arguments it knows to be a struct request * (rule rqarg of collect.cocci).
 FIELD_NAMES = ("current_nr_sectors", "hard_cur_sectors", "nr_sectors",
                "hard_nr_sectors", "sector", "hard_sector", "buffer", "data_len")
+# (not blk_queue_ordered: its flush requests are special unless the
+# driver's own prepare_flush_fn makes them packet requests, which then names
+# REQ_TYPE_BLOCK_PC; cdrom_ioctl passes SG_IO on to scsi_cmd_ioctl)
 PC_NAMES = ("REQ_TYPE_BLOCK_PC", "scsi_cmd_ioctl", "blk_execute_rq",
             "blk_execute_rq_nowait", "blk_rq_map_user", "blk_rq_map_user_iov",
-            "blk_rq_map_kern", "sg_io", "blk_queue_ordered")
+            "blk_rq_map_kern", "sg_io", "cdrom_ioctl")
 RQ_SAFE_RE = r"^(blk_rq_|elv_|blk_queue_)"
 RQ_SAFE = set("""blk_fs_request blk_pc_request blk_special_request blk_barrier_rq
 blk_sense_request rq_data_dir rq_is_sync blkdev_dequeue_request
 blk_requeue_request add_disk_randomness blk_complete_request blk_end_sync_rq
+blk_insert_request blk_put_request __blk_put_request
 end_request end_that_request_first end_that_request_chunk end_that_request_last
 end_queued_request end_dequeued_request __blk_end_request blk_end_request
 blk_end_request_callback blk_rq_bytes blk_rq_cur_bytes""".split())
@@ -301,6 +305,7 @@ asm __asm__ _Alignof alignof""".split())
 # the block layer's loop macros (cocci/blkmig.h): loops that read the
 # request's bios, not calls
 ITERATOR_RE = r"^_*rq_for_each_"
+STRING_TOKEN = "__blkmig_string__"   # a string literal, in code_tokens
 FIELDS = {}      # file -> the fact: dict(a, b, c: None or (what, line))
 RQARGS = {}      # file -> [(line, callee, argument)] from spatch's types
 # tokens of C with every compound assignment operator kept whole
@@ -313,8 +318,10 @@ def code_tokens(text):
     line continuations removed, line numbers kept."""
     def blank(m):
         s = m.group(0)
-        if s[:1] in (chr(34), chr(39)):
-            return " "
+        if s[:1] == chr(34):
+            return " " + STRING_TOKEN + " "
+        if s[:1] == chr(39):
+            return " 0 "
         return "\n" * s.count("\n") if s != "\\\n" else " \n"
     text = CODE_RE.sub(blank, text)
     out = []
@@ -381,6 +388,16 @@ def postfix_start(toks, i):
     return j + 1
 
 
+def operand_end(toks, j):
+    """Does the token at j end an operand (so a '*' after it multiplies)?"""
+    t = toks[j][0]
+    if t == ")":
+        o = match_back(toks, j)
+        return not (o > 0 and toks[o - 1][0] in ("if", "while", "for", "switch"))
+    return t == "]" or re.match(r"^\d", t) is not None or \
+        (is_ident(t) and t not in C_KEYWORDS)
+
+
 def text_of(toks, a, b):
     return paren([t for t, _ in toks[a:b]])
 
@@ -428,12 +445,63 @@ def request_names(toks, f):
     return names
 
 
+def text_facts(toks):
+    """(a) and (b) over the tokens of one file: the first write of each
+    field ({field: (text, line)}) and the first packet request marker."""
+    writes, b = {}, None
+    n = len(toks)
+    for i, (t, line) in enumerate(toks):
+        if t in ("->", ".") and i + 1 < n and toks[i + 1][0] in FIELD_NAMES and \
+                i > 0 and (is_ident(toks[i - 1][0]) or toks[i - 1][0] in (")", "]")) \
+                and toks[i + 1][0] not in writes:
+            nxt = toks[i + 2][0] if i + 2 < n else ""
+            s = postfix_start(toks, i)
+            pre = toks[s - 1][0] if s > 0 else ""
+            unary = pre in ("*", "&") and not (s >= 2 and operand_end(toks, s - 2))
+            whole = nxt not in ("[", "->", ".", "(")
+            if nxt in ("++", "--"):
+                w = True                # rq->buffer++, *rq->buffer++
+            elif nxt in ASSIGN_OPS:
+                w = not (unary and pre == "*")  # *rq->buffer = x: the pointee
+            elif pre in ("++", "--"):
+                w = True
+            else:
+                w = unary and pre == "&" and whole  # &rq->sector
+            if w:
+                writes[toks[i + 1][0]] = (text_of(toks, s, i + 2), toks[i + 1][1])
+        if b is None and t in PC_NAMES:
+            b = (t, line)
+    return writes, b
+
+
+def local_headers(f, text):
+    """The headers a file includes with quotes that sit beside it."""
+    out = []
+    for m in re.finditer(r"(?m)^[ \t]*\x23[ \t]*include[ \t]*\x22([^\x22]+)\x22", text):
+        h = os.path.join(os.path.dirname(f), m.group(1))
+        if os.path.isfile(h):
+            out.append(h)
+    return out
+
+
 def fields_scan(f):
     text = file_text(f)
     toks = code_tokens(text)
     base = os.path.basename(f)
-    a = b = c = None
+    c = None
     n = len(toks)
+    # (a), (b): the file, then the quoted headers beside it
+    writes, b = text_facts(toks)
+    writes = dict((k, v + (base,)) for k, v in writes.items())
+    if b:
+        b = b + (base,)
+    for h in local_headers(f, text):
+        hw, hb = text_facts(code_tokens(file_text(h)))
+        for k, v in hw.items():
+            writes.setdefault(k, v + (os.path.basename(h),))
+        if b is None and hb:
+            b = hb + (os.path.basename(h),)
+    a = min(writes.values(), key=lambda v: (v[2] != base, v[1])) if writes else None
     # functions (and macros) defined in the file
     defined = set()
     depth = 0
@@ -452,18 +520,6 @@ def fields_scan(f):
             defined.add(toks[i + 1][0])
     rqn = request_names(toks, f)
     for i, (t, line) in enumerate(toks):
-        # (a) a write to a member named one of FIELD_NAMES
-        if a is None and t in ("->", ".") and i + 1 < n and \
-                toks[i + 1][0] in FIELD_NAMES and i > 0 and \
-                (is_ident(toks[i - 1][0]) or toks[i - 1][0] in (")", "]")):
-            nxt = toks[i + 2][0] if i + 2 < n else ""
-            s = postfix_start(toks, i)
-            pre = toks[s - 1][0] if s > 0 else ""
-            if nxt in ASSIGN_OPS or pre in ("++", "--"):
-                a = (text_of(toks, s, i + 2), toks[i + 1][1])
-        # (b) a packet request marker
-        if b is None and t in PC_NAMES:
-            b = (t, line)
         # (c) a request passed to a function not known not to write them
         if c is None and t == "(" and i > 0 and \
                 ((is_ident(toks[i - 1][0]) and toks[i - 1][0] not in NOT_CALLEES)
@@ -495,20 +551,26 @@ def fields_scan(f):
                 else:
                     cur.append(t2)
             args.append(cur)
-            for arg in args:
+            for k, arg in enumerate(args):
+                # after a format string: the variadic part of a printk-style
+                # call, which only reads it
+                if any(STRING_TOKEN in a2 for a2 in args[:k]):
+                    break
                 x = norm("".join(strip_casts(arg)))
                 if x and x in rqn and not (i > 1 and toks[i - 2][0] in
                                            ("struct", "union", "enum")):
                     c = (callee, x, line)
                     break
-    for (line, callee, arg) in sorted(RQARGS.get(f, [])):
+    for (line, callee, arg, fmt) in sorted(RQARGS.get(f, [])):
         cl = norm(callee)
+        if fmt:
+            continue
         if is_ident(cl) and (cl in defined or cl in RQ_SAFE or re.match(RQ_SAFE_RE, cl)):
             continue
         if c is None or line < c[2]:
             c = (one_line(callee), norm(arg), line)
         break
-    return {"a": a, "b": b, "c": c, "file": base}
+    return {"a": a, "b": b, "c": c, "file": base, "writes": writes}
 
 
 def fields_fact(f):
@@ -529,9 +591,12 @@ def fields_why(f, which="abc"):
     fa = fields_fact(f)
     out = []
     if "a" in which and fa["a"]:
-        out.append("the driver writes %s (%s:%d)" % (fa["a"][0], fa["file"], fa["a"][1]))
+        out.append("the driver writes %s (%s:%d)" % (fa["a"][0], fa["a"][2], fa["a"][1]))
+    if "h" in which and "hard_nr_sectors" in fa["writes"]:
+        w = fa["writes"]["hard_nr_sectors"]
+        out.append("the driver writes %s (%s:%d)" % (w[0], w[2], w[1]))
     if "b" in which and fa["b"]:
-        out.append("the driver makes packet requests (%s, %s:%d)" % (fa["b"][0], fa["file"], fa["b"][1]))
+        out.append("the driver makes packet requests (%s, %s:%d)" % (fa["b"][0], fa["b"][2], fa["b"][1]))
     if "c" in which and fa["c"]:
         out.append("the driver passes %s to %s(), which is not defined in this file (%s:%d)" % (
             fa["c"][1], fa["c"][0], fa["file"], fa["c"][2]))
@@ -579,6 +644,9 @@ def whole_ok(f, name, n, r):
         why = fields_why(f, "b")
         if why:
             return "packet requests: %s << 9 may be less than their data_len; %s" % (one_line(n), why)
+        why = fields_why(f, "h")
+        if why:
+            return "%s is not provably every byte left: %s" % (one_line(n), why)
         return None
     if kind == "nr":
         why = fields_why(f, "ab")
@@ -593,6 +661,16 @@ def whole_reason(f, name, n, r):
     if why is None:
         return None
     return "the old code ended the request whether or not bytes remained (%s); 2.6.25 cannot end a request with bytes left: decide the byte count for those requests" % why
+
+
+def end_io_error_ok(p):
+    """Spell end_io_error() out here?  In a file with a converted site (a
+    driver's own definition of it, a macro, stays: spatch sees no macro
+    bodies)."""
+    f = CURFILE[0]
+    if failed() or f is None:
+        return False
+    return any(site_ok(k) for k in list(LEGACY) if k[0] == f)
 
 
 def cur_bytes(f, r):
@@ -2288,17 +2366,21 @@ PLAN.clear()
 // knows only names declared so and the requests of the legacy calls).
 @rqarg depends on has_legacy@
 expression F;
+expression list es;
 struct request *R;
 position p;
 @@
-F@p(..., R, ...)
+F@p(es, R, ...)
 
 @script:python@
 F << rqarg.F;
+es << rqarg.es;
 R << rqarg.R;
 p << rqarg.p;
 @@
-RQARGS.setdefault(p[0].file, []).append((int(p[0].line), str(F), str(R)))
+# after a string literal (a format): the variadic part of a printk-style call
+RQARGS.setdefault(p[0].file, []).append(
+    (int(p[0].line), str(F), str(R), chr(34) in str(es)))
 
 @fin depends on has_legacy@
 position p;
@@ -3135,6 +3217,16 @@ identifier rn3v.en;
 @@
 - uv@p
 + en
+
+// end_io_error(u) was (unlikely((u) <= 0)) and is gone in 2.6.25: spelled
+// out where it stands, in a file this patch converts (not in a macro body,
+// which spatch does not see: a driver's own definition of it stays).
+@depends on has_legacy && (patch)@
+expression U;
+position p : script:python() { end_io_error_ok(p) };
+@@
+- end_io_error@p(U)
++ unlikely((U) <= 0)
 
 
 // ==== src/report.cocci ======================================================

@@ -666,17 +666,21 @@ PLAN.clear()
 // knows only names declared so and the requests of the legacy calls).
 @rqarg depends on has_legacy@
 expression F;
+expression list es;
 struct request *R;
 position p;
 @@
-F@p(..., R, ...)
+F@p(es, R, ...)
 
 @script:python@
 F << rqarg.F;
+es << rqarg.es;
 R << rqarg.R;
 p << rqarg.p;
 @@
-RQARGS.setdefault(p[0].file, []).append((int(p[0].line), str(F), str(R)))
+# after a string literal (a format): the variadic part of a printk-style call
+RQARGS.setdefault(p[0].file, []).append(
+    (int(p[0].line), str(F), str(R), chr(34) in str(es)))
 
 @fin depends on has_legacy@
 position p;

@@ -431,3 +431,13 @@ identifier rn3v.en;
 - uv@p
 + en
 
+// end_io_error(u) was (unlikely((u) <= 0)) and is gone in 2.6.25: spelled
+// out where it stands, in a file this patch converts (not in a macro body,
+// which spatch does not see: a driver's own definition of it stays).
+@depends on has_legacy && (patch)@
+expression U;
+position p : script:python() { end_io_error_ok(p) };
+@@
+- end_io_error@p(U)
++ unlikely((U) <= 0)
+

@@ -2,9 +2,11 @@
 # semantic patches (facts, conversion) over the Linux 2.6.24 release tree.
 #
 #   outcomes    every legacy site of the original tree, converted (with the
-#               rule) or left (with the reason's rule), and every old lock
-#               bug, equals tests/cocci/realtree.expected (reviewed by hand
-#               against API-SEMANTICS.md: any change fails)
+#               rule; "literal-bytes" where the fields fact kept the old
+#               count instead of blk_rq_bytes/blk_rq_cur_bytes) or left (with
+#               the reason's rule), and every old lock bug, equals
+#               tests/cocci/realtree.expected (reviewed by hand against
+#               API-SEMANTICS.md: any change fails)
 #   reasons     every site left is listed once, with a reason (no "unknown",
 #               no duplicate, none lost: left + converted = all)
 #   left-count  the legacy calls still in the converted tree are exactly the
@@ -194,6 +196,9 @@ realtree_case() {
 
 realtree_crosscheck() {
 	local sites=$tmp/realtree.sites mg=$tmp/rt-migrate out=$tmp/rt.cross
+	# a blkmig built under another BUILD= does not find the checkout's
+	# cocci/ beside itself
+	export BLKMIG_COCCI_DIR=${BLKMIG_COCCI_DIR:-$top/cocci}
 	local blkmig=${BLKMIG:-$top/build/blkmig} line verdict rel fn fp acc
 	[ -s "$sites" ] || { fail realtree/crosscheck "no site list (the conversion failed)"; return; }
 	[ -x "$blkmig" ] || { fail realtree/crosscheck "no $blkmig (make all)"; return; }

@@ -2,8 +2,9 @@
  * Issue 20 item 1: a driver that writes no request field, makes no packet
  * requests and passes its requests only to its own functions and the block
  * layer's: the fields hold what the old calls used, so the helpers.  Reads,
- * comparisons, comments, strings, locals and initializers of the same names
- * are no writes.
+ * comparisons, comments, strings, locals, initializers of the same names and
+ * writes through a member pointer (*rq->buffer = 0) are no writes of them;
+ * printk only reads the request it prints.
  */
 #include <linux/blkdev.h>
 
@@ -20,8 +21,10 @@ static int in_check(struct request *rq)
 	unsigned long sector = rq->sector;
 
 	sector++;
+	if (rq->buffer)
+		*rq->buffer = 0;
 	if (rq->sector == 0 || rq->current_nr_sectors <= 1)
-		printk(KERN_DEBUG "rq->buffer = %p\n", rq->buffer);
+		printk(KERN_DEBUG "rq %p: buffer = %p\n", rq, rq->buffer);
 	return rq->data_len != 0;
 }
 
