@@ -1428,6 +1428,36 @@ static size_t site_of_node(struct ctx *cx, struct func *f, int n)
 	return (size_t)-1;
 }
 
+/* the call node of f at byte offset off, or -1 */
+static int call_node_at(const struct func *f, size_t off)
+{
+	for (int n = 0; n < f->nnodes; n++)
+		if (f->nodes[n].kind == CXCursor_CallExpr && f->nodes[n].start == off)
+			return n;
+	return -1;
+}
+
+/* the if statement whose two branches hold a and b, one each (they exclude each
+ * other on every path), or -1 */
+static int if_alternatives(const struct func *f, int a, int b)
+{
+	for (int p = f->nodes[a].parent; p >= 0; p = f->nodes[p].parent) {
+		int th, el;
+
+		if (f->nodes[p].kind != CXCursor_IfStmt || !node_within(f, b, p))
+			continue;
+		th = node_child(f, p, 1);
+		el = node_child(f, p, 2);
+		if (th < 0 || el < 0)
+			return -1;
+		if ((node_within(f, a, th) && node_within(f, b, el)) ||
+		    (node_within(f, a, el) && node_within(f, b, th)))
+			return p;
+		return -1; /* the innermost if holding both: same branch or its test */
+	}
+	return -1;
+}
+
 /* the first end_that_request_last after node F in f, on any request expression, or -1 */
 static int last_after(struct func *f, int F)
 {
@@ -1650,10 +1680,47 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 		}
 		if (classify_data_only(p, &u, &b, -1))
 			goto out;
-		if (other >= 0) {
-			size_t os = site_of_node(cx, f, other);
-			long mate = os != (size_t)-1 ? cx->partner[os] : -1;
+		size_t os = other >= 0 ? site_of_node(cx, f, other) : (size_t)-1;
+		long mate = os != (size_t)-1 ? cx->partner[os] : -1;
+		int mnode = mate >= 0 ? call_node_at(f, cx->run->sites[mate].offset) : -1;
+		int alt = mnode >= 0 ? if_alternatives(f, F, mnode) : -1;
 
+		if (alt >= 0) {
+			/* `if (x) rc = chunk(..); else rc = chunk(..); ... last(rq, u)`: not a
+			 * further completion, the other branch's way to the same final step */
+			char *uf = text_norm(t, &f->nodes[call_arg(f, F, 1)]);
+			char *ul = call_arg(f, other, 1) >= 0
+				       ? text_norm(t, &f->nodes[call_arg(f, other, 1)])
+				       : xstrdup("?");
+
+			if (strcmp(uf, ul))
+				site_manual(
+				    cx, si, "uptodate_unknown",
+				    "in the other branch of the if at line %u than the data "
+				    "completion at line %u, and like it followed by the final step "
+				    "(end_that_request_last at line %u): it passes uptodate '%s' "
+				    "but "
+				    "the final step '%s', and when this call finishes the request "
+				    "the single 2.6.25 call ends it with this call's error: decide "
+				    "whether the request's end_io may see that error instead",
+				    offset_line(t, f->nodes[alt].start, NULL),
+				    cx->run->sites[mate].line,
+				    offset_line(t, f->nodes[other].start, NULL), uf, ul);
+			else
+				site_manual(
+				    cx, si, "shape",
+				    "in the other branch of the if at line %u than the data "
+				    "completion at line %u, and like it followed by the final step "
+				    "(end_that_request_last at line %u), which blkmig pairs with "
+				    "that "
+				    "one only: decide how each branch's completion combines with "
+				    "it",
+				    offset_line(t, f->nodes[alt].start, NULL),
+				    cx->run->sites[mate].line,
+				    offset_line(t, f->nodes[other].start, NULL));
+			free(uf);
+			free(ul);
+		} else if (other >= 0) {
 			site_manual(
 			    cx, si, "shape",
 			    "a further data completion of '%s' in %s() before the final step "
@@ -2626,6 +2693,33 @@ static void token_fallback(struct ctx *cx)
 	}
 }
 
+/*
+ * A site left before its lock was looked at (an uptodate or a shape decided
+ * first) still says what the lock is there, from the lock analysis of its
+ * function, instead of "unknown" under a spin_lock_irq of the queue lock.
+ */
+static void manual_sites_lock(struct ctx *cx)
+{
+	for (size_t i = 0; i < cx->run->nsites; i++) {
+		struct bm_site *s = &cx->run->sites[i];
+
+		if (s->verdict != BM_MANUAL || s->lock != BM_LOCK_UNKNOWN || s->lock_evidence.n)
+			continue;
+		for (size_t fi = 0; fi < cx->nfuncs; fi++) {
+			struct func *f = &cx->funcs[fi];
+			int n;
+
+			if (s->offset < f->start || s->offset >= f->end ||
+			    strcmp(cx->tus[f->tu].path, s->file))
+				continue;
+			n = call_node_at(f, s->offset);
+			if (n >= 0 && !f->nodes[n].macro)
+				s->lock = lock_at(cx, f, n, &s->lock_evidence);
+			break;
+		}
+	}
+}
+
 static int site_cmp_ctx(const void *a, const void *b)
 {
 	const struct bm_site *x = a, *y = b;
@@ -2642,6 +2736,7 @@ void classify_all(struct ctx *cx)
 		classify_func(cx, fi);
 	wrappers_resolve(cx);
 	locals_rename(cx);
+	manual_sites_lock(cx);
 	/* a folded end_that_request_last names its partner's final new call */
 	for (size_t i = 0; i < cx->run->nsites; i++) {
 		struct bm_site *s = &cx->run->sites[i], *fs;

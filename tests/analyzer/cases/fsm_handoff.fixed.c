@@ -160,7 +160,7 @@ static int cfy_probe(struct cfy_host *h, struct timer_list *t)
  * check-brief-start
  * fsm_handoff.c:58:7 cfx_step end_that_request_first auto early_return lock=held uptodate=constant new=__blk_end_request(h->cur, 0, secs << 9)
  * fsm_handoff.c:68:3 cfx_step end_that_request_last auto early_return lock=held uptodate=constant
- * fsm_handoff.c:126:7 cfy_step end_that_request_first manual first_last_held lock=unknown uptodate=constant reason=shape
- * fsm_handoff.c:132:3 cfy_step end_that_request_last manual first_last_held lock=unknown uptodate=constant reason=shape
+ * fsm_handoff.c:126:7 cfy_step end_that_request_first manual first_last_held lock=held uptodate=constant reason=shape
+ * fsm_handoff.c:132:3 cfy_step end_that_request_last manual first_last_held lock=held uptodate=constant reason=shape
  * check-brief-end
  */

@@ -41,12 +41,12 @@ static int weird_init(void)
  * gnu_shapes.c:4:29 - end_request manual unclassified lock=unknown uptodate=none reason=macro
  * gnu_shapes.c:4:49 - end_request manual unclassified lock=unknown uptodate=none reason=macro
  * gnu_shapes.c:13:13 weird_request end_request auto end_request lock=held uptodate=constant new=__blk_end_request(rq, 0, blk_rq_cur_bytes(rq))
- * gnu_shapes.c:14:23 weird_request end_that_request_first manual first_last_held lock=unknown uptodate=constant reason=shape
+ * gnu_shapes.c:14:23 weird_request end_that_request_first manual first_last_held lock=held uptodate=constant reason=shape
  * gnu_shapes.c:15:21 weird_request end_request auto end_request lock=held uptodate=constant new=__blk_end_request(rq, -EIO, blk_rq_cur_bytes(rq))
  * gnu_shapes.c:16:6 weird_request end_request manual unclassified lock=unknown uptodate=none reason=macro
  * gnu_shapes.c:21:3 weird_request end_request auto end_request lock=held uptodate=constant new=__blk_end_request(rq, 0, blk_rq_cur_bytes(rq))
  * gnu_shapes.c:25:4 weird_request end_dequeued_request auto end_request lock=held uptodate=constant new=__blk_end_request(rq, 0, blk_rq_bytes(rq))
  * gnu_shapes.c:28:2 weird_request end_queued_request auto end_request lock=held uptodate=errno_capable new=__blk_end_request(rq, z > 0 ? 0 : (z ? z : -EIO), blk_rq_bytes(rq))
- * gnu_shapes.c:30:2 weird_request end_that_request_last manual first_last_held lock=unknown uptodate=constant reason=shape
+ * gnu_shapes.c:30:2 weird_request end_that_request_last manual first_last_held lock=held uptodate=constant reason=shape
  * check-brief-end
  */

@@ -108,6 +108,6 @@ static int lv_init(void)
  * leftover.c:56:2 lv_end_request end_that_request_last auto wrapper_param lock=not_held uptodate=wrapper_param
  * leftover.c:75:6 lv_msg_end end_that_request_chunk manual wrapper_param lock=unknown uptodate=wrapper_param reason=shape
  * leftover.c:81:4 lv_msg_end end_that_request_chunk manual chunk lock=unknown uptodate=constant reason=shape
- * leftover.c:84:2 lv_msg_end end_that_request_last manual wrapper_param lock=unknown uptodate=wrapper_param reason=shape
+ * leftover.c:84:2 lv_msg_end end_that_request_last manual wrapper_param lock=held uptodate=wrapper_param reason=shape
  * check-brief-end
  */

@@ -54,9 +54,9 @@ module_init(m_init);
  * manual.c:15:7 m_complete end_that_request_first auto first_last_held lock=unknown uptodate=constant new=__blk_end_request(rq, 0, blk_rq_bytes(rq))
  * manual.c:17:3 m_complete end_that_request_last auto first_last_held lock=unknown uptodate=constant
  * manual.c:28:2 m_request end_that_request_last auto last_only lock=held uptodate=constant new=__blk_end_request(rq, 0, blk_rq_bytes(rq))
- * manual.c:30:2 m_request end_request manual end_request lock=unknown uptodate=unknown reason=uptodate_unknown
- * manual.c:32:7 m_request end_that_request_first manual first_last_held lock=unknown uptodate=constant reason=bytes_unknown
- * manual.c:33:3 m_request end_that_request_last manual first_last_held lock=unknown uptodate=constant reason=bytes_unknown
+ * manual.c:30:2 m_request end_request manual end_request lock=held uptodate=unknown reason=uptodate_unknown
+ * manual.c:32:7 m_request end_that_request_first manual first_last_held lock=held uptodate=constant reason=bytes_unknown
+ * manual.c:33:3 m_request end_that_request_last manual first_last_held lock=held uptodate=constant reason=bytes_unknown
  * manual.c:35:6 m_request end_that_request_first manual early_return lock=held uptodate=constant reason=rq_used_after_completion
  * manual.c:38:2 m_request end_that_request_last manual early_return lock=held uptodate=constant reason=rq_used_after_completion
  * manual.c:41:2 m_request end_request manual unclassified lock=unknown uptodate=none reason=unparsed

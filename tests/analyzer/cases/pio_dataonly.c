@@ -118,6 +118,6 @@ static int pkb_init(void)
  * pio_dataonly.c:41:3 pkb_intr end_that_request_chunk auto callback lock=not_held uptodate=constant new=blk_end_request_callback(rq, 0, rq->data_len, pkb_intr_data_only_cb)
  * pio_dataonly.c:62:4 pkb_intr end_that_request_chunk auto callback lock=not_held uptodate=constant new=blk_end_request_callback(rq, 0, n, pkb_intr_data_only_cb)
  * pio_dataonly.c:72:2 pkb_intr end_that_request_last auto last_only lock=held uptodate=constant new=__blk_end_request(rq, 0, blk_rq_bytes(rq))
- * pio_dataonly.c:105:3 pkc_request end_that_request_chunk manual chunk lock=unknown uptodate=constant reason=shape
+ * pio_dataonly.c:105:3 pkc_request end_that_request_chunk manual chunk lock=held uptodate=constant reason=shape
  * check-brief-end
  */

@@ -45,6 +45,6 @@ static int pm_init(void)
  * pure_macro.c:27:4 pm_request end_request auto end_request lock=held uptodate=boolean new=__blk_end_request(req, blk_fs_request(req) ? 0 : -EIO, blk_rq_cur_bytes(req))
  * pure_macro.c:29:4 pm_request end_request auto end_request lock=held uptodate=boolean new=__blk_end_request(req, PM_OK(req) ? 0 : -EIO, blk_rq_cur_bytes(req))
  * pure_macro.c:31:4 pm_request end_request auto end_request lock=held uptodate=errno_capable new=__blk_end_request(req, (PM_STATUS(req)) > 0 ? 0 : ((PM_STATUS(req)) ? (PM_STATUS(req)) : -EIO), blk_rq_cur_bytes(req))
- * pure_macro.c:33:4 pm_request end_request manual end_request lock=unknown uptodate=unknown reason=uptodate_unknown
+ * pure_macro.c:33:4 pm_request end_request manual end_request lock=held uptodate=unknown reason=uptodate_unknown
  * check-brief-end
  */

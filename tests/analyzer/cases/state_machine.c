@@ -75,8 +75,8 @@ static int sm_init(void)
 /*
  * check-exit: 1
  * check-brief-start
- * state_machine.c:27:7 sm_step end_that_request_first manual first_last_held lock=unknown uptodate=constant reason=shape
- * state_machine.c:35:3 sm_step end_that_request_last manual first_last_held lock=unknown uptodate=constant reason=shape
+ * state_machine.c:27:7 sm_step end_that_request_first manual first_last_held lock=held uptodate=constant reason=shape
+ * state_machine.c:35:3 sm_step end_that_request_last manual first_last_held lock=held uptodate=constant reason=shape
  * state_machine.c:46:3 sm_fail end_request auto end_request lock=held uptodate=constant new=__blk_end_request(failed, -EIO, blk_rq_cur_bytes(failed))
  * state_machine.c:48:3 sm_fail end_that_request_chunk auto whole_request lock=held uptodate=constant new=__blk_end_request(failed, -EIO, failed->data_len)
  * state_machine.c:49:3 sm_fail end_that_request_last auto whole_request lock=held uptodate=constant

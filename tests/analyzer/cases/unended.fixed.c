@@ -77,7 +77,7 @@ static int cr_init(struct cr_dev *dev)
  * check-exit: 1
  * check-brief-start
  * unended.c:32:11 cr_request end_that_request_chunk auto chunk lock=held uptodate=constant new=__blk_end_request(req, -EIO, req->current_nr_sectors << 9)
- * unended.c:48:10 cr_request_logged end_that_request_first manual first_last_held lock=unknown uptodate=constant reason=shape
+ * unended.c:48:10 cr_request_logged end_that_request_first manual first_last_held lock=held uptodate=constant reason=shape
  * unended.c:60:3 cr_timeout end_that_request_chunk auto callback lock=not_held uptodate=constant new=blk_end_request_callback(req, -EIO, blk_rq_bytes(req), cr_timeout_data_only_cb)
  * unended.c:32:11 cr_request preexisting_unended_request
  * check-brief-end
