@@ -266,4 +266,55 @@ struct parse_env *parse_env_rebind(struct parse_env *env, struct bm_run *run);
 size_t parse_files(struct parse_env *env, CXIndex idx, size_t *files, size_t nfiles,
 		   struct tunit *tus);
 
+/* ---- version_guard.c: LINUX_VERSION_CODE guards, compat code ------------- */
+/* a set of kernel version codes (KERNEL_VERSION(a,b,c) = a << 16 | b << 8 | c):
+ * sorted, disjoint half-open intervals [lo, hi) */
+typedef unsigned long long bm_ver;
+#define BM_VSET_MAX 12
+#define BM_VER_END  (1ULL << 32)
+#define BM_VER_2625 0x020619ULL /* KERNEL_VERSION(2,6,25) */
+struct bm_vset {
+	unsigned n;
+	bm_ver lo[BM_VSET_MAX], hi[BM_VSET_MAX];
+};
+void bm_vset_all(struct bm_vset *s);
+void bm_vset_none(struct bm_vset *s);
+void bm_vset_range(struct bm_vset *s, bm_ver lo, bm_ver hi);
+/* widen: a may-set (too many intervals: grown), else a must-set (shrunk) */
+void bm_vset_not(struct bm_vset *out, const struct bm_vset *a, bool widen);
+void bm_vset_and(struct bm_vset *out, const struct bm_vset *a, const struct bm_vset *b, bool widen);
+void bm_vset_or(struct bm_vset *out, const struct bm_vset *a, const struct bm_vset *b, bool widen);
+bool bm_vset_within(const struct bm_vset *s, bm_ver lo, bm_ver hi); /* s in [lo, hi) */
+bool bm_vset_meets(const struct bm_vset *s, bm_ver lo, bm_ver hi);  /* s meets [lo, hi) */
+char *bm_vset_text(const struct bm_vset *s);			    /* "kernels before 2.6.25" */
+/* a #if/#elif expression: the versions where it is surely true (must) and where it may
+ * be (may); true when it compares LINUX_VERSION_CODE with a known version */
+bool bm_vg_eval(const char *expr, size_t len, struct bm_vset *must, struct bm_vset *may);
+/* a file's conditionals (built from its raw text) */
+struct bm_vguard;
+struct bm_vguard *bm_vguard_build(const char *src, size_t len);
+void bm_vguard_free(struct bm_vguard *g);
+/* the versions the byte at off is compiled for (every one outside version tests) */
+void bm_vg_versions_at(const struct bm_vguard *g, size_t off, struct bm_vset *out);
+/* (a) off is compiled only for kernels before 2.6.25: the branch that makes it so
+ * (kind, line; the line of its #if) and the group's branch for 2.6.25 and later (0 none) */
+struct bm_vg_compat {
+	unsigned line, if_line, new_line;
+	char kind[8], new_kind[8];
+};
+bool bm_vg_compat_at(const struct bm_vguard *g, size_t off, struct bm_vg_compat *out);
+/* (b) the file tests LINUX_VERSION_CODE (the lines) ... */
+size_t bm_vg_lvc_lines(const struct bm_vguard *g, const unsigned **lines);
+/* ... and off is compiled for kernels both before 2.6.25 and from it on */
+bool bm_vg_multi_version_at(const struct bm_vguard *g, size_t off);
+/* the #define whose body holds off (its name and line), or NULL */
+const char *bm_vg_define_at(const struct bm_vguard *g, size_t off, unsigned *line);
+/* the function whose body holds off as the text shows it (owned), or NULL; *at: its name */
+char *bm_vg_function_at(const struct bm_vguard *g, size_t off, size_t *at);
+/* the rule: the sites of f (sites[i] < 0: none) in compat code or multi-version code are
+ * left (compat_branch, multi_version) before wrapper groups form (classify_func) ... */
+void version_guard_func(struct ctx *cx, struct func *f, const long *sites, size_t n);
+/* ... and every site of the run at the end (those no AST saw too) (classify_all) */
+void version_guard_sites(struct ctx *cx);
+
 #endif

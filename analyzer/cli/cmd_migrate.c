@@ -719,10 +719,16 @@ static void judge_spatch(struct mig *m)
 					  s->uptodate_class == BM_UT_WRAPPER ||
 					  !strcmp(s->reason_code, "wrapper_external_callers") ||
 					  !strcmp(s->reason_code, "uptodate_unknown");
-				cs[k].reject = xasprintf(
-				    "spatch rewrote it, but the analysis cannot prove that "
-				    "rewrite exact (%s), so it was not taken",
-				    s->reason_code);
+				cs[k].reject =
+				    !strcmp(s->reason_code, "compat_branch") ||
+					    !strcmp(s->reason_code, "multi_version")
+					? xasprintf("spatch rewrote it too; that rewrite was "
+						    "undone (%s)",
+						    s->reason_code)
+					: xasprintf("spatch rewrote it, but the analysis cannot "
+						    "prove that rewrite exact (%s), so it was not "
+						    "taken",
+						    s->reason_code);
 				continue;
 			}
 			if (s->verdict != BM_AUTO)
@@ -984,11 +990,19 @@ static char *collapse_space(const char *text)
  * A site left because the queue lock is held on some paths to it and not on others
  * (an old lock bug) whose call 2.6.25 still has, with the same contract (end_request,
  * end_queued_request, end_dequeued_request): left as it is, it behaves as before, and
- * an old bug never blocks the rest of a file.
+ * an old bug never blocks the rest of a file.  The same for such a call left as
+ * multi_version, and for any site left as compat_branch (version_guard.c).
  */
 static bool old_call_kept(const struct bm_site *s)
 {
-	return s->verdict == BM_MANUAL && s->reason_code && !strcmp(s->reason_code, "lock_mixed") &&
+	/* version_guard.c: code for kernels before 2.6.25 only (or the file's own version
+	 * of the API), never compiled with the converted code: it stays as it is */
+	if (s->verdict == BM_MANUAL && s->reason_code && !strcmp(s->reason_code, "compat_branch"))
+		return true;
+	/* multi_version: a call 2.6.25 still has, kept for the older kernels */
+	return s->verdict == BM_MANUAL && s->reason_code &&
+	       (!strcmp(s->reason_code, "lock_mixed") ||
+		!strcmp(s->reason_code, "multi_version")) &&
 	       (!strcmp(s->call, "end_request") || !strcmp(s->call, "end_queued_request") ||
 		!strcmp(s->call, "end_dequeued_request"));
 }
@@ -999,8 +1013,9 @@ static bool old_call_kept(const struct bm_site *s)
  * would mix the 2.6.24 and 2.6.25 APIs, and a converted call can then finish a request
  * that a legacy call left beside it finishes again (mmc's error loop before its
  * end_that_request_last).  Such a file is left as it was, before anything is written,
- * and the report names the sites that need the human.  The exception is a call 2.6.25
- * still has, left for its lock context alone (old_call_kept()).
+ * and the report names the sites that need the human.  The exceptions (old_call_kept()):
+ * a call 2.6.25 still has, left for its lock context alone or for the older kernels a
+ * multi-version file supports, and code compiled only for kernels before 2.6.25.
  */
 static void leave_partial_files(struct mig *m)
 {

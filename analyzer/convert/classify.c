@@ -2507,6 +2507,8 @@ static void classify_func(struct ctx *cx, size_t fi)
 		free(name);
 		budget_charge(cx, f->tu, &started);
 	}
+	/* compat code and multi-version files (version_guard.c): before wrapper groups */
+	version_guard_func(cx, f, sites, (size_t)ncalls);
 	free(calls);
 	free(sites);
 	free(paired);
@@ -2767,6 +2769,7 @@ void classify_all(struct ctx *cx)
 	}
 	token_fallback(cx);
 	budget_apply(cx);
+	version_guard_sites(cx); /* also the sites no AST saw */
 	for (size_t i = 0; i < cx->run->nsites; i++) {
 		struct bm_site *s = &cx->run->sites[i];
 

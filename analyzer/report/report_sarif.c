@@ -80,6 +80,20 @@ static const char *reason_help(const char *code)
 			 "by hand."},
 	    {"shape", "The call is in a shape the conversion catalogue does not cover: "
 		      "convert by hand."},
+	    {"compat_branch",
+	     "The call is in a branch compiled only for kernels before 2.6.25 (a "
+	     "LINUX_VERSION_CODE guard), or in the file's own definition of a newer "
+	     "completion function or of a macro named like a legacy or newer one: it keeps "
+	     "the legacy API on purpose, and "
+	     "the file's branch for 2.6.25 and later is what runs on newer kernels. Nothing "
+	     "to convert."},
+	    {"multi_version",
+	     "The file builds for kernels before 2.6.25 too (it tests LINUX_VERSION_CODE), "
+	     "and this call is compiled for them: the 2.6.25 call does not exist there. Put "
+	     "the conversion under the file's own #if LINUX_VERSION_CODE >= "
+	     "KERNEL_VERSION(2,6,25) with this call in its #else, or keep the call "
+	     "(end_request(), end_queued_request() and end_dequeued_request() exist up to "
+	     "2.6.30)."},
 	    {"conflicting_edits", "Two rewrites overlap: the file was left as it was; convert "
 				  "the overlapping sites by hand."},
 	    {"file_not_writable", "Make the file writable (not hard-linked, not changing) and "

@@ -773,6 +773,199 @@ static void test_reuse(void)
 	free(broken_src);
 }
 
+/* version_guard.c: the version sets of #if expressions and of a file's branches */
+static bool vset_is(const struct bm_vset *s, unsigned n, const bm_ver *iv)
+{
+	if (s->n != n)
+		return false;
+	for (unsigned i = 0; i < n; i++)
+		if (s->lo[i] != iv[2 * i] || s->hi[i] != iv[2 * i + 1])
+			return false;
+	return true;
+}
+
+static void test_version_guard(void)
+{
+	static const struct {
+		const char *name, *expr;
+		bool lvc;
+		unsigned nmust, nmay;
+		bm_ver must[4], may[4];
+	} ev[] = {
+	    {"lt", "LINUX_VERSION_CODE < KERNEL_VERSION(2,6,25)", true, 1, 1,
+	     {0, 0x020619}, {0, 0x020619}},
+	    {"le-swapped", "KERNEL_VERSION(2, 6, 25) <= LINUX_VERSION_CODE", true, 1, 1,
+	     {0x020619, BM_VER_END}, {0x020619, BM_VER_END}},
+	    {"gt", "(LINUX_VERSION_CODE > KERNEL_VERSION(2,6,15))", true, 1, 1,
+	     {0x020610, BM_VER_END}, {0x020610, BM_VER_END}},
+	    {"gt-swapped", "KERNEL_VERSION(2,6,25) > LINUX_VERSION_CODE", true, 1, 1,
+	     {0, 0x020619}, {0, 0x020619}},
+	    {"lt-swapped", "0x020619 < LINUX_VERSION_CODE", true, 1, 1, {0x02061a, BM_VER_END},
+	     {0x02061a, BM_VER_END}},
+	    {"le-literal", "LINUX_VERSION_CODE <= 0x020618", true, 1, 1, {0, 0x020619},
+	     {0, 0x020619}},
+	    {"decimal-literal", "LINUX_VERSION_CODE >= 132633", true, 1, 1,
+	     {0x020619, BM_VER_END}, {0x020619, BM_VER_END}},
+	    {"eq", "LINUX_VERSION_CODE == KERNEL_VERSION(2,6,24)", true, 1, 1,
+	     {0x020618, 0x020619}, {0x020618, 0x020619}},
+	    {"ne", "LINUX_VERSION_CODE != KERNEL_VERSION(2,6,24)", true, 2, 2,
+	     {0, 0x020618, 0x020619, BM_VER_END}, {0, 0x020618, 0x020619, BM_VER_END}},
+	    {"not", "!(LINUX_VERSION_CODE >= KERNEL_VERSION(2,6,25))", true, 1, 1,
+	     {0, 0x020619}, {0, 0x020619}},
+	    {"and-range",
+	     "LINUX_VERSION_CODE >= KERNEL_VERSION(2,6,16) && LINUX_VERSION_CODE < "
+	     "KERNEL_VERSION(2,6,25)",
+	     true, 1, 1, {0x020610, 0x020619}, {0x020610, 0x020619}},
+	    {"and-unknown", "defined(CONFIG_FOO) && LINUX_VERSION_CODE < KERNEL_VERSION(2,6,25)",
+	     true, 0, 1, {0}, {0, 0x020619}},
+	    {"or-unknown", "defined CONFIG_FOO || LINUX_VERSION_CODE < KERNEL_VERSION(2,6,25)",
+	     true, 1, 1, {0, 0x020619}, {0, BM_VER_END}},
+	    {"not-and-unknown",
+	     "!(defined(CONFIG_FOO) && LINUX_VERSION_CODE < KERNEL_VERSION(2,6,25))", true, 1, 1,
+	     {0x020619, BM_VER_END}, {0, BM_VER_END}},
+	    {"or-ranges",
+	     "LINUX_VERSION_CODE < KERNEL_VERSION(2,6,0) || LINUX_VERSION_CODE >= "
+	     "KERNEL_VERSION(2,6,25)",
+	     true, 2, 2, {0, 0x020600, 0x020619, BM_VER_END}, {0, 0x020600, 0x020619, BM_VER_END}},
+	    {"driver-macro", "DRV_KERNEL_26", false, 0, 1, {0}, {0, BM_VER_END}},
+	    {"zero", "0", false, 0, 0, {0}, {0}},
+	    {"garbage", "LINUX_VERSION_CODE < KERNEL_VERSION(2,6,25) )", false, 0, 1, {0},
+	     {0, BM_VER_END}},
+	};
+	for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++) {
+		struct bm_vset must, may;
+		bool lvc = bm_vg_eval(ev[i].expr, strlen(ev[i].expr), &must, &may);
+		char name[80], *mt = bm_vset_text(&must), *yt = bm_vset_text(&may);
+
+		snprintf(name, sizeof(name), "vg-eval-%s", ev[i].name);
+		check(lvc == ev[i].lvc && vset_is(&must, ev[i].nmust, ev[i].must) &&
+			  vset_is(&may, ev[i].nmay, ev[i].may),
+		      name, "%s: lvc %d, must %s, may %s", ev[i].expr, lvc, mt, yt);
+		free(mt);
+		free(yt);
+	}
+
+	/* a file: ladder, nesting, a continuation, a comment in the condition, #ifdef */
+	const char *src = "int a;\n"					  /* 1 */
+			  "#if LINUX_VERSION_CODE >= KERNEL_VERSION(2,6,25)\n"	  /* 2 */
+			  "int new25;\n"					  /* 3 */
+			  "#elif LINUX_VERSION_CODE >= \\\n KERNEL_VERSION(2,6,16)\n" /* 4-5 */
+			  "int mid;\n"						  /* 6 */
+			  "#else /* 2.4 */\n"					  /* 7 */
+			  "int old24;\n"					  /* 8 */
+			  "# if LINUX_VERSION_CODE /* x */ < KERNEL_VERSION(2,4,10)\n" /* 9 */
+			  "int older;\n"					  /* 10 */
+			  "# endif\n"						  /* 11 */
+			  "#endif\n"						  /* 12 */
+			  "#ifdef CONFIG_FOO\n"					  /* 13 */
+			  "int foo;\n"						  /* 14 */
+			  "#else\n"						  /* 15 */
+			  "int nofoo;\n"					  /* 16 */
+			  "#endif\n";						  /* 17 */
+	struct bm_vguard *g = bm_vguard_build(src, strlen(src));
+	struct bm_vg_compat c;
+	struct bm_vset v;
+	const unsigned *lines;
+	size_t nl = bm_vg_lvc_lines(g, &lines);
+	const bm_ver all[] = {0, BM_VER_END}, mid[] = {0x020610, 0x020619}, old[] = {0, 0x020610},
+		     new25[] = {0x020619, BM_VER_END}, older[] = {0, 0x02040a};
+#define AT(s) ((size_t)(strstr(src, s) - src))
+	bm_vg_versions_at(g, AT("int a;"), &v);
+	check(vset_is(&v, 1, all) && !bm_vg_compat_at(g, AT("int a;"), &c) &&
+		  bm_vg_multi_version_at(g, AT("int a;")),
+	      "vg-file-outside", "n %u", v.n);
+	bm_vg_versions_at(g, AT("int new25"), &v);
+	check(vset_is(&v, 1, new25) && !bm_vg_compat_at(g, AT("int new25"), &c) &&
+		  !bm_vg_multi_version_at(g, AT("int new25")),
+	      "vg-file-new-branch", "n %u", v.n);
+	bm_vg_versions_at(g, AT("int mid"), &v);
+	check(vset_is(&v, 1, mid) && bm_vg_compat_at(g, AT("int mid"), &c) && c.line == 4 &&
+		  c.if_line == 2 && !strcmp(c.kind, "#elif") && c.new_line == 2,
+	      "vg-file-elif-continued", "line %u if %u new %u", c.line, c.if_line, c.new_line);
+	bm_vg_versions_at(g, AT("int old24"), &v);
+	check(vset_is(&v, 1, old) && bm_vg_compat_at(g, AT("int old24"), &c) && c.line == 7 &&
+		  !strcmp(c.kind, "#else"),
+	      "vg-file-else", "line %u", c.line);
+	bm_vg_versions_at(g, AT("int older"), &v);
+	check(vset_is(&v, 1, older) && bm_vg_compat_at(g, AT("int older"), &c) && c.line == 7,
+	      "vg-file-nested", "line %u (the outer #else makes it so)", c.line);
+	bm_vg_versions_at(g, AT("int nofoo"), &v);
+	check(vset_is(&v, 1, all) && !bm_vg_compat_at(g, AT("int nofoo"), &c),
+	      "vg-file-ifdef-unknown", "n %u", v.n);
+	check(nl == 3 && lines[0] == 2 && lines[1] == 4 && lines[2] == 9, "vg-file-lvc-lines",
+	      "%zu lines", nl);
+	bm_vguard_free(g);
+
+	/* no version test: nothing is multi-version; #if 0 is no compat branch */
+	const char *plain = "#if 0\nint x;\n#endif\nint y;\n";
+
+	g = bm_vguard_build(plain, strlen(plain));
+	check(!bm_vg_multi_version_at(g, 20) && !bm_vg_compat_at(g, 8, &c), "vg-file-plain", "");
+	bm_vguard_free(g);
+
+	/* the function a byte lies in, from the text: braces in one branch each */
+	const char *fsrc = "struct s { int a; } s1 = { 1 };\n"
+			   "#if LINUX_VERSION_CODE >= KERNEL_VERSION(2,6,19)\n"
+			   "static void f1(struct request_queue *q)\n{\n"
+			   "#else\n"
+			   "static void f1(request_queue_t *q)\n{\n"
+			   "#endif\n"
+			   "\tif (q) { g(); }\n\tHERE1;\n}\n"
+			   "int f2(int x) { return x; }\n"
+			   "int y = 2; HERE2\n";
+	size_t at = 0;
+	char *fn;
+
+	g = bm_vguard_build(fsrc, strlen(fsrc));
+	fn = bm_vg_function_at(g, (size_t)(strstr(fsrc, "HERE1") - fsrc), &at);
+	check(fn && !strcmp(fn, "f1") && at == (size_t)(strstr(fsrc, "f1") - fsrc),
+	      "vg-function-at-branches", "got %s", fn ? fn : "(none)");
+	free(fn);
+	fn = bm_vg_function_at(g, (size_t)(strstr(fsrc, "HERE2") - fsrc), &at);
+	check(!fn, "vg-function-at-file-scope", "got %s", fn ? fn : "(none)");
+	free(fn);
+	fn = bm_vg_function_at(g, (size_t)(strstr(fsrc, "return x") - fsrc), &at);
+	check(fn && !strcmp(fn, "f2"), "vg-function-at-one-line", "got %s", fn ? fn : "(none)");
+	free(fn);
+	bm_vguard_free(g);
+
+	struct bm_vset t;
+	char *txt;
+
+	/* the rule on a whole analysis: a macro of a legacy name is the file's own spelling
+	 * of the API (compat_branch); outside it, a file without version tests converts */
+	struct bm_run run;
+	const struct bm_site *ms, *cs;
+
+	write_file("vg_macro.c", "#include <linux/blkdev.h>\n"
+				 "static DEFINE_SPINLOCK(vm_lock);\n"
+				 "#define end_queued_request(rq, u) \\\n"
+				 "\tend_request((rq), (u))\n"
+				 "static void vm_request(struct request_queue *q)\n{\n"
+				 "\tstruct request *rq;\n\n"
+				 "\twhile ((rq = elv_next_request(q)) != NULL)\n"
+				 "\t\tend_request(rq, 1);\n}\n"
+				 "static int vm_init(void)\n{\n"
+				 "\treturn blk_init_queue(vm_request, &vm_lock) ? 0 : -1;\n}\n");
+	analyze(&run, "vg_macro.c");
+	ms = site_in(&run, "", "end_request");
+	cs = site_in(&run, "vm_request", "end_request");
+	check(ms && ms->reason_code && !strcmp(ms->reason_code, "compat_branch") &&
+		  strstr(ms->reason_text, "own #define of end_queued_request (line 3)") && cs &&
+		  cs->verdict == BM_AUTO,
+	      "vg-rule-legacy-macro", "macro site %s (%s), call %s",
+	      ms && ms->reason_code ? ms->reason_code : "none",
+	      ms && ms->reason_text ? ms->reason_text : "",
+	      cs && cs->verdict == BM_AUTO ? "auto" : "not auto");
+	bm_run_free(&run);
+
+	bm_vset_range(&t, 0x020610, 0x020619);
+	txt = bm_vset_text(&t);
+	check(!strcmp(txt, "2.6.16 up to before 2.6.25"), "vg-set-text", "%s", txt);
+	free(txt);
+#undef AT
+}
+
 int main(int argc, char **argv)
 {
 	const char *cases = argc > 1 ? argv[1] : "cases";
@@ -789,6 +982,7 @@ int main(int argc, char **argv)
 	test_flow();
 	test_reports(cases);
 	test_reuse();
+	test_version_guard();
 	if (argc > 2)
 		test_crosscheck(argv[2]);
 	printf("%d passed, %d failed\n", passed, failed);
