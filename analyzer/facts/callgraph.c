@@ -103,7 +103,7 @@ void callgraph_resolve(struct ctx *cx)
 	for (size_t i = 0; i < cx->nfuncs; i++) {
 		struct func *f = &cx->funcs[i];
 		unsigned held = 0, not = 0, unk = 0;
-		char *first_held = NULL, *first_not = NULL;
+		char *first_held = NULL, *first_not = NULL, *first_unk = NULL, *more = NULL;
 
 		if (f->entry == LK_BOTTOM)
 			f->entry = LK_UNKNOWN;
@@ -135,22 +135,30 @@ void callgraph_resolve(struct ctx *cx)
 				first_held = where;
 			else if (cv == LK_NOT && !first_not)
 				first_not = where;
+			else if (cv != LK_HELD && cv != LK_NOT && !first_unk)
+				first_unk = where;
 			else
 				free(where);
 			held += cv == LK_HELD;
 			not += cv == LK_NOT;
 			unk += cv != LK_HELD && cv != LK_NOT;
 		}
+		/* callers whose own lock context is not known (a function nobody in the
+		 * run calls) do not vote; the evidence counts them apart */
+		more = unk ? xasprintf("; %u more caller(s) of unknown lock context (e.g. %s)", unk,
+				       first_unk ? first_unk : "?")
+			   : xstrdup("");
 		if (!held && !not &&!unk)
 			f->entry_evidence =
 			    xasprintf("%s has no caller in the analysed files", f->name);
 		else if (f->entry == LK_HELD)
-			f->entry_evidence = xasprintf("all %u caller(s) of %s hold it (e.g. %s)",
-						      held, f->name, first_held);
-		else if (f->entry == LK_NOT)
 			f->entry_evidence =
-			    xasprintf("none of the %u caller(s) of %s holds it (e.g. %s)", not,
-				      f->name, first_not);
+			    xasprintf("all %u caller(s) of %s %shold it (e.g. %s)%s", held, f->name,
+				      unk ? "whose lock context is known " : "", first_held, more);
+		else if (f->entry == LK_NOT)
+			f->entry_evidence = xasprintf(
+			    "none of the %u caller(s) of %s %sholds it (e.g. %s)%s", not, f->name,
+			    unk ? "whose lock context is known " : "", first_not, more);
 		else if (held && not )
 			f->entry_evidence =
 			    xasprintf("callers of %s disagree: held in %s, not in %s", f->name,
@@ -160,6 +168,8 @@ void callgraph_resolve(struct ctx *cx)
 			    "the lock context of %u caller(s) of %s is unknown", unk, f->name);
 		free(first_held);
 		free(first_not);
+		free(first_unk);
+		free(more);
 	}
 	free(tail);
 }
