@@ -1428,6 +1428,114 @@ static size_t site_of_node(struct ctx *cx, struct func *f, int n)
 	return (size_t)-1;
 }
 
+/*
+ * `if (!end_that_request_first(rq, u, n)) { [housekeeping;] end_that_request_last(rq); }`
+ * with the one-argument final step of kernels before 2.6.16 (xsysace-mvista
+ * adapter.c:210): the parse has no node for that call (too few arguments for
+ * the 2.6.24 prototype), so the body is read as text: its statements are
+ * housekeeping the new call does itself, and the rest is exactly that call on
+ * the same request.  The whole if becomes one new call: when the data part is
+ * done the request ends, otherwise it stays, as before.  Its error: E(u) of the
+ * data completion, since the one-argument final step gave end_io no error at
+ * all (the 2.6.16 form added it): the report says so (the final step's site).
+ * Returns true when it decided the site (converted, or left with the reason).
+ */
+static bool one_arg_last(struct plan *p, struct uptodate *u, struct bytes *b)
+{
+	struct func *f = p->f;
+	struct tunit *t = p->t;
+	struct bm_site *s = &p->cx->run->sites[p->si];
+	int neg = node_up(f, p->F), ifs = neg >= 0 ? node_up(f, neg) : -1, body;
+	char *op, *want, *txt, *rest;
+	size_t a, e, at = 0;
+	struct sbuf keep = {0};
+	bool ok;
+
+	if (neg < 0 || ifs < 0 || f->nodes[neg].kind != CXCursor_UnaryOperator ||
+	    f->nodes[ifs].kind != CXCursor_IfStmt || node_strip(f, node_child(f, ifs, 0)) != neg ||
+	    node_child(f, ifs, 2) >= 0 || (body = node_child(f, ifs, 1)) < 0 ||
+	    f->nodes[body].kind != CXCursor_CompoundStmt)
+		return false;
+	op = unary_op(t, f, neg);
+	ok = !strcmp(op, "!");
+	free(op);
+	if (!ok)
+		return false;
+	/* the body's text less its housekeeping statements */
+	a = f->nodes[body].start;
+	e = f->nodes[body].end;
+	for (int c = f->nodes[body].first; c >= 0; c = f->nodes[c].next) {
+		if (!stmt_is_housekeeping(t, f, c)) {
+			/* the call itself, as the parse recovered it (no CallExpr) */
+			char *ct = text_norm(t, &f->nodes[c]), *nrq = normalize_ws(p->rq);
+			char *w1 = xasprintf("end_that_request_last(%s)", nrq);
+
+			ok = f->nodes[c].kind != CXCursor_CallExpr && !strcmp(ct, w1);
+			free(ct);
+			free(nrq);
+			free(w1);
+			if (!ok) {
+				free(keep.s);
+				return false;
+			}
+			continue;
+		}
+		sbuf_addn(&keep, t->clean + a, f->nodes[c].start - a);
+		a = stmt_end(t, f, c);
+	}
+	sbuf_addn(&keep, t->clean + a, e > a ? e - a : 0);
+	txt = sbuf_take(&keep);
+	rest = normalize_ws(txt);
+	free(txt);
+	{
+		char *nrq = normalize_ws(p->rq);
+
+		want = xasprintf("{end_that_request_last(%s);}", nrq);
+		free(nrq);
+	}
+	ok = !strcmp(rest, want);
+	free(rest);
+	free(want);
+	if (!ok)
+		return false;
+	/* where the final step is (its site, made by the text pass, is folded) */
+	for (size_t k = f->nodes[body].start; k + 21 < e; k++)
+		if (!strncmp(t->clean + k, "end_that_request_last", 21)) {
+			at = k;
+			break;
+		}
+	if (!u->error_expr) {
+		site_manual(p->cx, p->si, "uptodate_unknown",
+			    "with the one-argument end_that_request_last of kernels before "
+			    "2.6.16 (line %u), which gave end_io no error, this pair is "
+			    "end_request(%s, %s); but %s: decide the error the request's end_io "
+			    "gets",
+			    offset_line(t, at, NULL), p->rq, u->expr ? u->expr : "?",
+			    u->why ? u->why : "its uptodate has no error value");
+		return true;
+	}
+	if (!b->expr) {
+		site_manual(p->cx, p->si, "bytes_unknown",
+			    "with the one-argument end_that_request_last of kernels before "
+			    "2.6.16 (line %u) this pair is one 2.6.25 call, but the byte count "
+			    "is not known: %s",
+			    offset_line(t, at, NULL), b->why ? b->why : "count unknown");
+		return true;
+	}
+	if (!choose_variant(p, p->F))
+		return true;
+	s = &p->cx->run->sites[p->si];
+	s->pattern = u->cls == BM_UT_WRAPPER ? BM_PAT_WRAPPER_PARAM : BM_PAT_EARLY_RETURN;
+	set_new_call(s, p->variant, p->rq, u->error_expr, b->expr, NULL);
+	{
+		char *stmt = xasprintf("%s;", s->replacement);
+
+		edit_add(s, t->path, f->nodes[ifs].start, stmt_end(t, f, ifs), stmt);
+		free(stmt);
+	}
+	return true;
+}
+
 /* the call node of f at byte offset off, or -1 */
 static int call_node_at(const struct func *f, size_t off)
 {
@@ -1678,6 +1786,8 @@ static void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t s
 				    os && os->reason_text ? os->reason_text : "it is left");
 			goto out;
 		}
+		if (one_arg_last(p, &u, &b))
+			goto out;
 		if (classify_data_only(p, &u, &b, -1))
 			goto out;
 		size_t os = other >= 0 ? site_of_node(cx, f, other) : (size_t)-1;
@@ -2673,7 +2783,36 @@ static void token_fallback(struct ctx *cx)
 				}
 				in_macro_arg = hit->offset < e;
 			}
-			if (in_macro_arg)
+			/* inside the text another site's rewrite replaces (the one-argument
+			 * end_that_request_last one_arg_last() folds): gone with it */
+			long by = -1;
+
+			for (size_t k = 0; k < cx->run->nsites && by < 0 && !in_macro_arg; k++) {
+				const struct bm_site *o = &cx->run->sites[k];
+
+				for (size_t e = 0; o->verdict == BM_AUTO && e < o->nedits; e++)
+					if (!strcmp(o->edits[e].file, t->path) &&
+					    o->edits[e].start <= hit->offset &&
+					    hit->end <= o->edits[e].end)
+						by = (long)k;
+			}
+			if (by >= 0) {
+				const struct bm_site *o = &cx->run->sites[by];
+
+				s = &cx->run->sites[si];
+				s->verdict = BM_AUTO;
+				s->pattern = o->pattern;
+				s->lock = o->lock;
+				s->confidence = o->confidence;
+				free(s->replacement);
+				s->replacement = xasprintf(
+				    "(folded into %s at line %u; this one-argument %s of kernels "
+				    "before 2.6.16 gave end_io no error, the new call gives it the "
+				    "data completion's error, %s)",
+				    o->replacement, o->line, hit->name, o->error_expr);
+				cx->partner[si] = by;
+				cx->partner[by] = (long)si;
+			} else if (in_macro_arg)
 				site_manual(
 				    cx, si, "macro",
 				    "%s is called inside a macro invocation; convert it by hand",
