@@ -266,6 +266,12 @@ struct parse_env *parse_env_rebind(struct parse_env *env, struct bm_run *run);
 size_t parse_files(struct parse_env *env, CXIndex idx, size_t *files, size_t nfiles,
 		   struct tunit *tus);
 
+/* ---- guard_rewrite.c: a proven rewrite under the file's own version guard - */
+/* put site si's edits (all inside f) under #if LINUX_VERSION_CODE >= 2.6.25 with the
+ * old lines in #else; false (nothing changed) when they do not fit one guard */
+bool guard_rewrite(struct ctx *cx, struct func *f, size_t si);
+bool site_guarded(const struct bm_site *s);
+
 /* ---- version_guard.c: LINUX_VERSION_CODE guards, compat code ------------- */
 /* a set of kernel version codes (KERNEL_VERSION(a,b,c) = a << 16 | b << 8 | c):
  * sorted, disjoint half-open intervals [lo, hi) */

@@ -946,10 +946,23 @@ static void reconcile(struct mig *m, bool *used_post)
 }
 
 /* Does @text still call @name (an identifier followed by "(")? */
+/*
+ * A call of name in text, outside the #else of a guard the analysis wrote
+ * (guard_rewrite.c: the old lines kept for kernels before 2.6.25).
+ */
 static int still_calls(const char *text, const char *name)
 {
+	static const char guard[] = "#if LINUX_VERSION_CODE >= KERNEL_VERSION(2,6,25)\n";
 	size_t n = strlen(name);
+	const char *g = strstr(text, guard), *els, *end;
 
+	if (g && (els = strstr(g, "\n#else\n")) && (end = strstr(els, "\n#endif"))) {
+		char *rest = xasprintf("%.*s%s", (int)(els - text), text, end + 7);
+		int r = still_calls(rest, name);
+
+		free(rest);
+		return r;
+	}
 	for (const char *p = strstr(text, name); p; p = strstr(p + 1, name)) {
 		const char *q = p + n;
 		char before = p > text ? p[-1] : ' ';
@@ -1017,6 +1030,30 @@ static bool old_call_kept(const struct bm_site *s)
  * a call 2.6.25 still has, left for its lock context alone or for the older kernels a
  * multi-version file supports, and code compiled only for kernels before 2.6.25.
  */
+/*
+ * The analysis put the site's rewrite under a version guard (guard_rewrite.c): its old
+ * line may stand unchanged in the guard's #else, the directives inserted around it.
+ * Read the final text one line wider, where they are, and look past the #else.
+ */
+static bool guarded_away(const struct cand *c, const struct bm_site *s)
+{
+	unsigned first, last;
+	char *after;
+	bool guarded = false, gone;
+
+	for (size_t e = 0; e < s->lock_evidence.n; e++)
+		guarded |= !strncmp(s->lock_evidence.v[e], "version_guarded:", 16);
+	if (!guarded || !c->final)
+		return false;
+	before_range(s, c->orig_data, c->orig_len, &first, &last);
+	after = udiff_new_lines(c->orig_data, c->orig_len, c->final, c->final_len,
+				first > 1 ? first - 1 : first, last + 1);
+	gone = after && strstr(after, "#if LINUX_VERSION_CODE >= KERNEL_VERSION(2,6,25)\n") &&
+	       !still_calls(after, s->call);
+	free(after);
+	return gone;
+}
+
 static void leave_partial_files(struct mig *m)
 {
 	/* (the file is converted around a site left as old_call_kept() says) */
@@ -1039,7 +1076,8 @@ static void leave_partial_files(struct mig *m)
 				before_range(s, c->orig_data, c->orig_len, &first, &last);
 				after = udiff_new_lines(c->orig_data, c->orig_len, c->final,
 							c->final_len, first, last);
-				manual = after && still_calls(after, s->call);
+				manual =
+				    after && still_calls(after, s->call) && !guarded_away(c, s);
 				free(after);
 			}
 			if (manual)
@@ -1120,7 +1158,7 @@ static void finish_sites(struct mig *m, size_t *converted, size_t *by_spatch)
 		/* The oracle: a site counts as converted only if its call is gone from its
 		 * lines. One that spatch skipped and the second analysis did not see stays,
 		 * and is reported rather than lost. */
-		if (still_calls(s->after, s->call)) {
+		if (still_calls(s->after, s->call) && !guarded_away(c, s)) {
 			char *why =
 			    xasprintf("%s is still called here after spatch and the analyzer "
 				      "(spatch skipped it and the analysis of its output did "

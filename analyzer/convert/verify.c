@@ -57,6 +57,10 @@ void verify_all(struct ctx *cx)
 		struct bm_site *s = &run->sites[i];
 		struct bm_finding *x;
 
+		/* code compiled only for kernels before 2.6.25 keeps the old API on
+		 * purpose (version_guard.c): no call left behind */
+		if (s->reason_code && !strcmp(s->reason_code, "compat_branch"))
+			continue;
 		x = vec_push(run->findings, run->nfindings, run->findings_cap);
 		x->file = xstrdup(s->file);
 		x->line = s->line;

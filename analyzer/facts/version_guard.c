@@ -1179,6 +1179,35 @@ static char *hold_reason(const struct bm_vguard *g, struct tunit *t, const struc
 	return NULL;
 }
 
+/* site si is a guarded rewrite, or the folded half of one */
+static bool guarded_or_partner(struct ctx *cx, size_t si)
+{
+	long p = cx->partner ? cx->partner[si] : -1;
+
+	return site_guarded(&cx->run->sites[si]) || (p >= 0 && site_guarded(&cx->run->sites[p]) &&
+						     cx->run->sites[si].verdict == BM_AUTO);
+}
+
+/* what the guard says, beside the lock evidence of the site it holds */
+static void guard_note(struct ctx *cx, const struct bm_vguard *g, size_t si)
+{
+	struct bm_site *s = &cx->run->sites[si];
+	const unsigned *lines;
+	size_t n = bm_vg_lvc_lines(g, &lines);
+	struct sbuf b = {0};
+
+	for (size_t i = 0; i < n && i < 8; i++)
+		sbuf_printf(&b, "%s%u", i ? ", " : "", lines[i]);
+	strlist_push_owned(&s->lock_evidence,
+			   xasprintf("version_guarded: this file also builds for kernels before "
+				     "2.6.25 (LINUX_VERSION_CODE tests at line%s %s%s), where the "
+				     "new call does not exist: it goes under `#if "
+				     "LINUX_VERSION_CODE >= KERNEL_VERSION(2,6,25)` and the old "
+				     "lines stay in its #else",
+				     n > 1 ? "s" : "", b.s ? b.s : "", n > 8 ? ", ..." : ""));
+	free(b.s);
+}
+
 static bool has_lvc(const struct tunit *t)
 {
 	return t->src && memmem(t->src, t->len, "LINUX_VERSION_CODE", 18);
@@ -1193,11 +1222,24 @@ void version_guard_func(struct ctx *cx, struct func *f, const long *sites, size_
 	if (!has_lvc(t) && !is_new_api(f->name))
 		return;
 	g = bm_vguard_build(t->src, t->len);
+	/* first the proven rewrites that can go under the file's own kind of guard
+	 * (guard_rewrite.c), so that the other half of a pair knows it */
 	for (size_t i = 0; i < n; i++) {
 		const char *code = NULL;
 		char *why;
 
 		if (sites[i] < 0)
+			continue;
+		why = hold_reason(g, t, &cx->run->sites[sites[i]], f->name, fline, &code);
+		if (why && !strcmp(code, "multi_version") && guard_rewrite(cx, f, (size_t)sites[i]))
+			guard_note(cx, g, (size_t)sites[i]);
+		free(why);
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *code = NULL;
+		char *why;
+
+		if (sites[i] < 0 || guarded_or_partner(cx, (size_t)sites[i]))
 			continue;
 		why = hold_reason(g, t, &cx->run->sites[sites[i]], f->name, fline, &code);
 		if (why)
@@ -1245,7 +1287,9 @@ void version_guard_sites(struct ctx *cx)
 					    s->offset < cx->funcs[fi].end)
 						fline = offset_line(t, cx->funcs[fi].start, NULL);
 			}
-			why = hold_reason(g, t, s, fname ? fname : "", fline, &code);
+			why = guarded_or_partner(cx, si)
+				  ? NULL
+				  : hold_reason(g, t, s, fname ? fname : "", fline, &code);
 			/* (a site version_guard_func() held keeps its text, which may name the
 			 * rewrite; one held as the partner of another gets its own) */
 			if (why &&

@@ -99,7 +99,7 @@ static int vgb_init(void)
  * vg_branches.c:63:2 vgb_nested end_that_request_last manual wrapper_param lock=unknown uptodate=wrapper_param reason=compat_branch
  * vg_branches.c:66:2 vgb_nested end_that_request_last manual unclassified lock=unknown uptodate=none reason=compat_branch
  * vg_branches.c:69:2 vgb_nested end_dequeued_request manual wrapper_param lock=unknown uptodate=wrapper_param reason=compat_branch
- * vg_branches.c:72:2 vgb_nested end_dequeued_request manual end_request lock=unknown uptodate=constant reason=multi_version
+ * vg_branches.c:72:2 vgb_nested end_dequeued_request auto end_request lock=unknown uptodate=constant new=__blk_end_request(rq, 0, blk_rq_bytes(rq))
  * vg_branches.c:80:2 vgb_new end_dequeued_request manual unclassified lock=unknown uptodate=none reason=unparsed
  * check-brief-end
  * check-text-start
@@ -108,8 +108,8 @@ static int vgb_init(void)
  * vg_branches.c:52:9: warning: end_that_request_first in vgb_ladder() left for manual review: in the branch for kernels before 2.6.25 (#else at line 51 of the #if at line 45)
  * vg_branches.c:63:2: warning: end_that_request_last in vgb_nested() left for manual review: in the branch for kernels before 2.6.25 (#if at line 62), which keeps the legacy API on purpose; on 2.6.25 and later this code is not compiled: nothing to convert [compat_branch]
  * vg_branches.c:66:2: warning: end_that_request_last in vgb_nested() left for manual review: in the branch for kernels before 2.6.25 (#else at line 65 of the #if at line 61)
- * vg_branches.c:72:2: warning: end_dequeued_request in vgb_nested() left for manual review: this call is compiled for kernels before 2.6.26, and this file also builds for kernels before 2.6.25 (LINUX_VERSION_CODE tests at lines 21, 32, 45, 47, 61, 62, 68, 71, ...), where __blk_end_request() does not exist
- * or keep the call (end_dequeued_request() exists up to 2.6.30) [multi_version]
+ * vg_branches.c:72:2: note: end_dequeued_request in vgb_nested() -> __blk_end_request(rq, 0, blk_rq_bytes(rq))
+ * version_guarded: this file also builds for kernels before 2.6.25 (LINUX_VERSION_CODE tests at lines 21, 32, 45, 47, 61, 62, 68, 71, ...), where the new call does not exist
  * check-text-end
  * check-text-absent-start
  * (file scope)

@@ -1,9 +1,10 @@
 /*
  * A multi-version file (issue 20 item 3): it tests LINUX_VERSION_CODE, so it builds
  * for kernels before 2.6.25 too, where __blk_end_request() does not exist.  Its calls
- * outside every guard, or under a guard that spans 2.6.25, are left (multi_version)
- * with the rewrite the analysis proved, to put under the file's own guard (a call
- * under a guard for 2.6.25 and later only is converted as usual: vg_new.c).
+ * outside every guard, or under a guard that spans 2.6.25, are converted under the
+ * file's own kind of guard, `#if LINUX_VERSION_CODE >= KERNEL_VERSION(2,6,25)`, the
+ * old lines in its #else (guard_rewrite.c); a call under a guard for 2.6.25 and
+ * later only is converted as usual: vg_new.c.
  */
 #include <linux/blkdev.h>
 
@@ -44,19 +45,19 @@ static int vgm_init(void)
 }
 
 /*
- * check-exit: 1
+ * check-exit: 0
  * check-brief-start
- * vg_multi.c:25:4 vgm_request end_request manual end_request lock=held uptodate=constant reason=multi_version
- * vg_multi.c:30:4 vgm_request end_request manual end_request lock=held uptodate=constant reason=multi_version
- * vg_multi.c:34:8 vgm_request end_that_request_first manual first_last_held lock=held uptodate=constant reason=multi_version
- * vg_multi.c:36:4 vgm_request end_that_request_last manual first_last_held lock=held uptodate=constant reason=multi_version
+ * vg_multi.c:26:4 vgm_request end_request auto end_request lock=held uptodate=constant new=__blk_end_request(rq, -EIO, blk_rq_cur_bytes(rq))
+ * vg_multi.c:31:4 vgm_request end_request auto end_request lock=held uptodate=constant new=__blk_end_request(rq, -EIO, blk_rq_cur_bytes(rq))
+ * vg_multi.c:35:8 vgm_request end_that_request_first auto first_last_held lock=held uptodate=constant new=__blk_end_request(rq, 0, blk_rq_bytes(rq))
+ * vg_multi.c:37:4 vgm_request end_that_request_last auto first_last_held lock=held uptodate=constant
  * check-brief-end
  * check-text-start
- * vg_multi.c:25:4: warning: end_request in vgm_request() left for manual review: this call is outside every version guard, and this file also builds for kernels before 2.6.25 (LINUX_VERSION_CODE tests at lines 13, 28), where __blk_end_request() does not exist: put the conversion under the file's own `#if LINUX_VERSION_CODE >= KERNEL_VERSION(2,6,25)` (there: `__blk_end_request(rq, -EIO,
- * or keep the call (end_request() exists up to 2.6.30) [multi_version]
- * vg_multi.c:30:4: warning: end_request in vgm_request() left for manual review: this call is compiled for kernels before 2.6.31, and this file also builds for kernels before 2.6.25 (LINUX_VERSION_CODE tests at lines 13, 28)
- * vg_multi.c:34:8: warning: end_that_request_first in vgm_request() left for manual review: this call is outside every version guard
- * with this call in its #else (end_that_request_first() is gone in 2.6.25, so the file needs both) [multi_version]
- * vg_multi.c:36:4: warning: end_that_request_last in vgm_request() left for manual review: this call is outside every version guard
+ * vg_multi.c:26:4: note: end_request in vgm_request() -> __blk_end_request(rq, -EIO, blk_rq_cur_bytes(rq))
+ * vg_multi.c:35:8: note: end_that_request_first in vgm_request() -> __blk_end_request(rq, 0, blk_rq_bytes(rq))
+ * version_guarded: this file also builds for kernels before 2.6.25 (LINUX_VERSION_CODE tests at lines 14, 29), where the new call does not exist: it goes under `#if LINUX_VERSION_CODE >= KERNEL_VERSION(2,6,25)` and the old lines stay in its #else
  * check-text-end
+ * check-text-absent-start
+ * [multi_version]
+ * check-text-absent-end
  */
