@@ -184,34 +184,40 @@ if not any("shifted.c:%s" % hook in e for e in s["lock"]["evidence"]):
 print("\n".join(bad)); sys.exit(bool(bad))' "$W/rep/report.json" "$first" "$hook"
 }
 check origin/reason-lines-are-original origin_lines
-# the old lock bug verify finds in the converted copy is told at the original's lines
+# the old race the conversion fixes (blk_end_request: issue 20) is told at the
+# original's lines, and leaves no verify finding behind
 verify_lines() {
-	local call timer
-	call=$(grep -n 'end_request(vr_cur, 0);' "$W/t/verify_race.c" | cut -d: -f1)
+	local timer
 	timer=$(grep -n 'setup_timer(' "$W/t/verify_race.c" | cut -d: -f1)
 	py '
 import json, sys
-d = json.load(open(sys.argv[1])); call, timer = sys.argv[2], sys.argv[3]
+d = json.load(open(sys.argv[1])); timer = sys.argv[2]
 f = [x for x in d["findings"] if x["file"].endswith("verify_race.c")]
-ok = len(f) == 1 and f[0]["kind"] == "preexisting_lock_bug" and str(f[0]["line"]) == call \
-    and "verify_race.c:%s)" % timer in f[0]["message"]
-print(f); sys.exit(not ok)' "$W/rep/report.json" "$call" "$timer"
+s = [x for x in d["sites"] if x["file"].endswith("verify_race.c") and x["function"] == "vr_times_out"][0]
+ev = [e for e in s["lock"]["evidence"] if e.startswith("old_lock_bug_fixed:")]
+ok = not f and s["verdict"] == "auto" and s["after"].lstrip().startswith("blk_end_request(") \
+    and ev and "verify_race.c:%s)" % timer in ev[0]
+print(f, s["lock"]["evidence"], s["after"]); sys.exit(not ok)' "$W/rep/report.json" "$timer"
 }
 check origin/verify-lines-are-original verify_lines
-# a call only spatch could read: converted, and reported so (verdict, after, edits, count)
-check spatch-only/reported-converted py '
+# a call only spatch could read (a branch the parse does not compile): the analysis
+# cannot prove spatch's rewrite exact, so it is not taken (issue 20: a conversion only
+# where the analysis proves it); the site says why and the file stays as it was
+check spatch-only/left-with-the-reason py '
 import json, sys
 d = json.load(open(sys.argv[1]))
 s = [x for x in d["sites"] if x["file"].endswith("spatch_only.c") and x["line"] == 15][0]
-ok = s["verdict"] == "auto" and "__blk_end_request(rq, -EIO" in s["after"] and s["edits"] and not s["replacement"].endswith(";")
+f = [x for x in d["files"] if x["path"].endswith("spatch_only.c")][0]
+ok = s["verdict"] == "manual" and s["reason"]["code"] == "unparsed" and not s["edits"] \
+    and f["outcome"] == "left_untouched"
 sys.exit(not ok)' "$W/rep/report.json"
-check spatch-only/in-the-patch grep -q '^+.*__blk_end_request(rq, -EIO, blk_rq_cur_bytes(rq));' "$W/out.patch"
-check spatch-only/sarif-fix py '
+check spatch-only/not-in-the-patch bash -c "! grep -q '^+++ .*spatch_only.c' '$W/out.patch'"
+check spatch-only/sarif-no-fix py '
 import json, sys
 r = json.load(open(sys.argv[1]))["runs"][0]["results"]
 x = [x for x in r if x["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "spatch_only.c"
      and x["locations"][0]["physicalLocation"]["region"]["startLine"] == 15][0]
-sys.exit(not (x["ruleId"] == "convert" and x.get("fixes")))' "$W/rep/report.sarif"
+sys.exit(not (x["ruleId"] != "convert" and not x.get("fixes")))' "$W/rep/report.sarif"
 check migrate/input-untouched diff -r "$W/t.orig" "$W/t"
 # --format and -o - for migrate too: the same report on standard output
 (cd "$W" && "$B" migrate -q --check --format json -o - --root t t) > "$W/mig-stdout.json" 2>/dev/null
@@ -267,6 +273,10 @@ mkdir -p "$W/vo/orig" "$W/vo/conv" "$W/vo/extra"
 cp "$CASES/verify_race.c" "$W/vo/orig/"
 cp "$CASES/verify_race.c" "$W/vo/conv/"
 (cd "$W/vo" && "$B" migrate -q --in-place conv) > /dev/null 2>&1
+# blkmig fixes the timer's old race with blk_end_request; a conversion made elsewhere
+# (by hand, an older blkmig) that kept __blk_end_request there kept the old bug
+sed -i 's/^\tblk_end_request(vr_cur, /\t__blk_end_request(vr_cur, /' "$W/vo/conv/verify_race.c"
+check verify-original/kept-race-made grep -q '^	__blk_end_request(vr_cur, ' "$W/vo/conv/verify_race.c"
 cp "$W/vo/conv/verify_race.c" "$W/vo/extra/renamed.c"
 # vo_run NAME WANT-RC WANT-GREP ARGS...: verify in $W/vo with ARGS; exit WANT-RC and its
 # stdout+stderr match WANT-GREP
@@ -425,7 +435,7 @@ print(len(s), bad); sys.exit(not s or bool(bad))' "$W/linux/report.json"
 		read -r two_reason two_dir < <(py '
 import collections, json, sys
 d = json.load(open(sys.argv[1]))
-c = collections.Counter((s["reason"]["code"], "/".join(s["file"].split("linux-2.6.24/", 1)[1].split("/")[:2]))
+c = collections.Counter((s["reason"]["code"], "/".join(s["file"].split("linux-2.6.24/", 1)[1].split("/")[:-1][:2]))
                         for s in d["sites"] if s["verdict"] == "manual")
 print(*sorted(c.items(), key=lambda x: (-x[1], x[0]))[0][0])' "$W/linux/report.json")
 		click_page "$W/linux/report.html" "by-reason:$two_reason,by-directory:$two_dir" "$W/click-dir"

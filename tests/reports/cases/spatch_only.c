@@ -1,6 +1,6 @@
 /* A call the analyzer does not see (in a branch the preprocessor drops) that spatch
- * rewrites anyway: the reports must say it was converted, with the code after, not
- * "left for manual review". */
+ * rewrites anyway: nothing proves that rewrite exact, so the reports say the call is
+ * left, why, and that the file stays as it was. */
 #include <linux/blkdev.h>
 
 static spinlock_t so_lock;

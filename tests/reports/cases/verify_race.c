@@ -1,6 +1,7 @@
-/* spatch rewrites the timer's end_request to __blk_end_request, which runs without the
- * queue lock there: verify finds the race and the file is left untouched.  The verify
- * message cites lines after a pair the conversion shrank: they must be this file's. */
+/* The timer's end_request ran without the queue lock (an old race): spatch keeps
+ * __blk_end_request, the analysis proves the lock is not held and takes its own
+ * blk_end_request, which fixes the race.  The evidence cites lines after a pair the
+ * conversion shrank: they must be this file's. */
 #include <linux/blkdev.h>
 #include <linux/timer.h>
 
