@@ -315,6 +315,9 @@ size_t bm_vg_lvc_lines(const struct bm_vguard *g, const unsigned **lines);
 bool bm_vg_multi_version_at(const struct bm_vguard *g, size_t off);
 /* the #define whose body holds off (its name and line), or NULL */
 const char *bm_vg_define_at(const struct bm_vguard *g, size_t off, unsigned *line);
+/* the innermost conditional branch holding off: the line of its directive and of its
+ * group's #if; false outside every conditional */
+bool bm_vg_branch_at(const struct bm_vguard *g, size_t off, unsigned *line, unsigned *if_line);
 /* the function whose body holds off as the text shows it (owned), or NULL; *at: its name */
 char *bm_vg_function_at(const struct bm_vguard *g, size_t off, size_t *at);
 /* the rule: the sites of f (sites[i] < 0: none) in compat code or multi-version code are

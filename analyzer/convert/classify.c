@@ -2702,6 +2702,67 @@ static int offset_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/*
+ * A call the AST does not hold: in a preprocessor branch this parse did not take
+ * (named, with what to do), or in code around a parse error.
+ */
+static char *line_text(struct tunit *t, unsigned line)
+{
+	size_t a, b;
+
+	offset_line(t, 0, NULL); /* (builds the line index) */
+	a = line >= 1 && line - 1 < t->nlines ? t->line_starts[line - 1] : t->len;
+	for (b = a; b < t->len && t->src[b] != '\n'; b++)
+		;
+	return xstrndup(t->src + a, b - a);
+}
+
+static void unparsed_reason(struct ctx *cx, struct tunit *t, size_t si, const char *name)
+{
+	struct bm_site *s = &cx->run->sites[si];
+	struct bm_vguard *g = bm_vguard_build(t->src, t->len);
+	unsigned line, if_line;
+
+	if (bm_vg_branch_at(g, s->offset, &line, &if_line)) {
+		char *cond = line_text(t, if_line), *dir = line_text(t, line);
+		char *which =
+		    line == if_line ? xstrdup("") : xasprintf("`%s` (line %u) of ", dir, line);
+
+		const char *c = cond;
+		bool dead;
+
+		while (*c == ' ' || *c == '\t' || *c == '#')
+			c++;
+		dead = !strncmp(c, "if", 2) && strspn(c + 2, " \t") &&
+		       c[2 + strspn(c + 2, " \t")] == '0' && !c[3 + strspn(c + 2, " \t")] &&
+		       line == if_line;
+		if (dead)
+			site_manual(
+			    cx, si, "unparsed",
+			    "%s is in `%s` (line %u), code that is never compiled: nothing "
+			    "runs it, nothing proves a rewrite of it; convert it by hand if "
+			    "it is to live again",
+			    name, cond, if_line);
+		else
+			site_manual(
+			    cx, si, "unparsed",
+			    "%s is in the branch %s`%s` (line %u), which this parse does "
+			    "not compile, so nothing proves a rewrite of it: run again with "
+			    "that branch compiled (-D or -U the macro it tests) or convert "
+			    "it by hand",
+			    name, which, cond, if_line);
+		free(cond);
+		free(dir);
+		free(which);
+	} else {
+		site_manual(cx, si, "unparsed",
+			    "%s is not in the parsed code: a parse error around it (the file's "
+			    "diagnostics name it) leaves nothing to prove a rewrite with",
+			    name);
+	}
+	bm_vguard_free(g);
+}
+
 static void token_fallback(struct ctx *cx)
 {
 	for (size_t ti = 0; ti < cx->ntus; ti++) {
@@ -2824,10 +2885,7 @@ static void token_fallback(struct ctx *cx)
 				    "hand",
 				    hit->name);
 			else
-				site_manual(cx, si, "unparsed",
-					    "%s is not in the parsed code (a parse error, or a "
-					    "preprocessor branch that is not compiled)",
-					    hit->name);
+				unparsed_reason(cx, t, si, hit->name);
 		}
 		free(known);
 		free(ff.v);

@@ -872,6 +872,17 @@ static int branch_at(const struct bm_vguard *g, size_t off)
 	return lo ? g->rg[lo - 1].branch : -1;
 }
 
+bool bm_vg_branch_at(const struct bm_vguard *g, size_t off, unsigned *line, unsigned *if_line)
+{
+	int b = branch_at(g, off);
+
+	if (b < 0)
+		return false;
+	*line = g->br[b].line;
+	*if_line = g->br[b].if_line;
+	return true;
+}
+
 void bm_vg_versions_at(const struct bm_vguard *g, size_t off, struct bm_vset *out)
 {
 	int b = branch_at(g, off);
