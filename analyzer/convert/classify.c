@@ -2496,6 +2496,7 @@ static void classify_func(struct ctx *cx, size_t fi)
 	int *calls = NULL, ncalls = 0;
 	long *sites = NULL;
 	int *paired = NULL;
+	unsigned macro_first = 0; /* line of a data completion a macro expands to */
 
 	for (int n = 0; n < f->nnodes; n++) {
 		char *name;
@@ -2524,6 +2525,8 @@ static void classify_func(struct ctx *cx, size_t fi)
 		}
 		/* from a macro expansion: the lexer reports it where it is spelled */
 		if (nd->macro) {
+			if (is_first(name) && !macro_first)
+				macro_first = offset_line(t, nd->start, NULL);
 			free(name);
 			continue;
 		}
@@ -2591,6 +2594,15 @@ static void classify_func(struct ctx *cx, size_t fi)
 		s = &cx->run->sites[sites[i]];
 		if (is_end_request(name)) {
 			classify_end_request(cx, f, calls[i], (size_t)sites[i]);
+		} else if (!strcmp(name, "end_that_request_last") && !paired[i] && macro_first) {
+			/* `#define MY_FIRST end_that_request_first`: a data completion no
+			 * site stands for; this final step may be its, not a last-only call */
+			site_manual(cx, (size_t)sites[i], "macro",
+				    "a data completion in %s() comes from a macro expansion (line "
+				    "%u), which blkmig neither pairs nor converts: this "
+				    "end_that_request_last may be its final step; convert both by "
+				    "hand",
+				    f->name, macro_first);
 		} else if (!strcmp(name, "end_that_request_last") &&
 			   (!paired[i] || cx->partner[sites[i]] < 0)) {
 			/* (paired, then released: its data completions end no request) */
