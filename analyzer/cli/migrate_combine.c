@@ -321,14 +321,21 @@ char *combine_bytes(const char *text)
 	}
 	if (!p || !(p = strchr(p + strlen(v), '(')))
 		return NULL;
+	/* the third argument, blanks dropped, with its own parentheses (not the
+	 * separating comma, nor only the closing half of a nested call) */
 	for (p++; *p; p++) {
+		if ((*p == ')' || *p == ']') && depth == 0)
+			break;
+		if (*p == ',' && depth == 0) {
+			if (++arg > 2)
+				break;
+			continue;
+		}
 		if (*p == '(' || *p == '[')
 			depth++;
-		else if ((*p == ')' || *p == ']') && depth-- == 0)
-			break;
-		else if (*p == ',' && depth == 0 && ++arg > 2)
-			break;
-		else if (arg == 2 && !(*p == ' ' || *p == '\t' || *p == '\n'))
+		else if (*p == ')' || *p == ']')
+			depth--;
+		if (arg == 2 && !(*p == ' ' || *p == '\t' || *p == '\n'))
 			sbuf_addn(&b, p, 1);
 	}
 	if (arg < 2 || !*p) {

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "analysis.h"
+#include "migrate_combine.h"
 #include "site.h"
 #include "util.h"
 
@@ -74,6 +75,29 @@ static const struct bm_site *site_in(const struct bm_run *run, const char *funct
 		    (!call || !strcmp(run->sites[i].call, call)))
 			return &run->sites[i];
 	return NULL;
+}
+
+/* ---- migrate's byte count of a new call (migrate_combine.c) ------------- */
+
+static void test_combine_bytes(void)
+{
+	static const struct {
+		const char *text, *want;
+	} t[] = {
+	    {"__blk_end_request(req, -EIO, blk_rq_cur_bytes(req));", "blk_rq_cur_bytes(req)"},
+	    {"__blk_end_request(req, 0, req->hard_cur_sectors << 9);", "req->hard_cur_sectors<<9"},
+	    {"blk_end_request(rq, f(a, b), (n) << 9)", "(n)<<9"},
+	    {"__blk_end_request(req, 0, x[i])", "x[i]"},
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		char *got = combine_bytes(t[i].text), name[64];
+
+		snprintf(name, sizeof(name), "combine-bytes-%zu", i);
+		check(got && !strcmp(got, t[i].want), name, "%s: got '%s', want '%s'", t[i].text,
+		      got ? got : "(null)", t[i].want);
+		free(got);
+	}
 }
 
 /* ---- edits ------------------------------------------------------------- */
@@ -983,6 +1007,7 @@ int main(int argc, char **argv)
 	test_reports(cases);
 	test_reuse();
 	test_version_guard();
+	test_combine_bytes();
 	if (argc > 2)
 		test_crosscheck(argv[2]);
 	printf("%d passed, %d failed\n", passed, failed);
