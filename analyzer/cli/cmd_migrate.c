@@ -1032,26 +1032,43 @@ static bool old_call_kept(const struct bm_site *s)
  */
 /*
  * The analysis put the site's rewrite under a version guard (guard_rewrite.c): its old
- * line may stand unchanged in the guard's #else, the directives inserted around it.
- * Read the final text one line wider, where they are, and look past the #else.
+ * lines may stand unchanged in the guard's #else, the directives inserted around them
+ * (for the second half of a pair, some lines away).  The final text of the site's lines
+ * widened until it holds the guard, when the call is gone from it but for the #else;
+ * else NULL.
  */
-static bool guarded_away(const struct cand *c, const struct bm_site *s)
+static char *guarded_after(const struct cand *c, const struct bm_site *s)
 {
 	unsigned first, last;
-	char *after;
-	bool guarded = false, gone;
+	bool guarded = false;
 
 	for (size_t e = 0; e < s->lock_evidence.n; e++)
 		guarded |= !strncmp(s->lock_evidence.v[e], "version_guarded:", 16);
 	if (!guarded || !c->final)
-		return false;
+		return NULL;
 	before_range(s, c->orig_data, c->orig_len, &first, &last);
-	after = udiff_new_lines(c->orig_data, c->orig_len, c->final, c->final_len,
-				first > 1 ? first - 1 : first, last + 1);
-	gone = after && strstr(after, "#if LINUX_VERSION_CODE >= KERNEL_VERSION(2,6,25)\n") &&
-	       !still_calls(after, s->call);
+	for (unsigned w = 1; w <= 256; w *= 2) {
+		char *after = udiff_new_lines(c->orig_data, c->orig_len, c->final, c->final_len,
+					      first > w ? first - w : 1, last + w);
+
+		if (after && strstr(after, "#if LINUX_VERSION_CODE >= KERNEL_VERSION(2,6,25)\n") &&
+		    strstr(after, "\n#endif")) {
+			if (!still_calls(after, s->call))
+				return after;
+			free(after);
+			return NULL;
+		}
+		free(after);
+	}
+	return NULL;
+}
+
+static bool guarded_away(const struct cand *c, const struct bm_site *s)
+{
+	char *after = guarded_after(c, s);
+
 	free(after);
-	return gone;
+	return after != NULL;
 }
 
 static void leave_partial_files(struct mig *m)
@@ -1115,6 +1132,7 @@ static void finish_sites(struct mig *m, size_t *converted, size_t *by_spatch)
 		struct bm_site *s = &m->inv.sites[i];
 		struct cand *c = cand_of(m, s->file);
 		unsigned first, last;
+		char *wide;
 
 		if (!c) {
 			if (s->verdict == BM_AUTO)
@@ -1158,7 +1176,12 @@ static void finish_sites(struct mig *m, size_t *converted, size_t *by_spatch)
 		/* The oracle: a site counts as converted only if its call is gone from its
 		 * lines. One that spatch skipped and the second analysis did not see stays,
 		 * and is reported rather than lost. */
-		if (still_calls(s->after, s->call) && !guarded_away(c, s)) {
+		if (still_calls(s->after, s->call) && (wide = guarded_after(c, s))) {
+			/* the site's lines with the guard the analysis wrote around them */
+			free(s->after);
+			s->after = wide;
+		}
+		if (still_calls(s->after, s->call)) {
 			char *why =
 			    xasprintf("%s is still called here after spatch and the analyzer "
 				      "(spatch skipped it and the analysis of its output did "

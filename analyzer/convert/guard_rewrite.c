@@ -56,6 +56,8 @@ bool guard_rewrite(struct ctx *cx, struct func *f, size_t si)
 	/* whole lines, so that the directives stand on their own */
 	while (a > 0 && t->src[a - 1] != '\n')
 		a--;
+	if (b > a && t->src[b - 1] == '\n')
+		b--; /* an edit that takes its line's newline ends on that line */
 	while (b < t->len && t->src[b] != '\n')
 		b++;
 	if (b < t->len)
@@ -78,6 +80,9 @@ bool guard_rewrite(struct ctx *cx, struct func *f, size_t si)
 		at = s->edits[e].end;
 	}
 	sbuf_addn(&nb, t->src + at, b - at);
+	/* (statements removed at its end leave a blank line before the #else) */
+	while (nb.len >= 2 && nb.s[nb.len - 1] == '\n' && nb.s[nb.len - 2] == '\n')
+		nb.s[--nb.len] = 0;
 	old = xstrndup(t->src + a, b - a);
 	text = xasprintf(GUARD_IF "%s%s#else\n%s%s#endif\n", nb.s ? nb.s : "",
 			 nb.s && nb.len && nb.s[nb.len - 1] != '\n' ? "\n" : "", old,

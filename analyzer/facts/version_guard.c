@@ -1199,23 +1199,30 @@ static bool guarded_or_partner(struct ctx *cx, size_t si)
 						     cx->run->sites[si].verdict == BM_AUTO);
 }
 
-/* what the guard says, beside the lock evidence of the site it holds */
+/* what the guard says, beside the lock evidence of the site it holds (and of the other
+ * half of its pair, whose old call stands in the same #else) */
 static void guard_note(struct ctx *cx, const struct bm_vguard *g, size_t si)
 {
-	struct bm_site *s = &cx->run->sites[si];
 	const unsigned *lines;
 	size_t n = bm_vg_lvc_lines(g, &lines);
+	long p = cx->partner ? cx->partner[si] : -1;
 	struct sbuf b = {0};
 
 	for (size_t i = 0; i < n && i < 8; i++)
 		sbuf_printf(&b, "%s%u", i ? ", " : "", lines[i]);
-	strlist_push_owned(&s->lock_evidence,
-			   xasprintf("version_guarded: this file also builds for kernels before "
-				     "2.6.25 (LINUX_VERSION_CODE tests at line%s %s%s), where the "
-				     "new call does not exist: it goes under `#if "
-				     "LINUX_VERSION_CODE >= KERNEL_VERSION(2,6,25)` and the old "
-				     "lines stay in its #else",
-				     n > 1 ? "s" : "", b.s ? b.s : "", n > 8 ? ", ..." : ""));
+	for (int k = 0; k < 2; k++) {
+		struct bm_site *s = &cx->run->sites[k ? (size_t)p : si];
+
+		if (k && p < 0)
+			break;
+		strlist_push_owned(
+		    &s->lock_evidence,
+		    xasprintf("version_guarded: this file also builds for kernels before 2.6.25 "
+			      "(LINUX_VERSION_CODE tests at line%s %s%s), where the new call does "
+			      "not exist: it goes under `#if LINUX_VERSION_CODE >= "
+			      "KERNEL_VERSION(2,6,25)` and the old lines stay in its #else",
+			      n > 1 ? "s" : "", b.s ? b.s : "", n > 8 ? ", ..." : ""));
+	}
 	free(b.s);
 }
 
