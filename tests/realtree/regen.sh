@@ -3,9 +3,12 @@
 #
 # Runs blkmig migrate --in-place on a fresh copy of the 2.6.24 tree exactly as the suite
 # does (or, with --last, takes the table of the suite's last run in build/realtree/work) and
-# writes tests/realtree/sites.tsv.  Then REVIEW `git diff tests/realtree/sites.tsv` row by
-# row against ../shared/API-SEMANTICS.md (lock variant, error value, byte count) before
-# committing it: the suite fails on any difference from this file.
+# writes tests/realtree/sites.tsv, keeping the REVIEW column (6th) of each row whose other
+# columns did not change and writing UNREVIEWED for a changed or new row.  Then review each
+# UNREVIEWED row against ../shared/API-SEMANTICS.md (byte count, error, lock variant, request
+# lifetime) and write "exact: why" / "WRONG: why" (converted) or "left: true: what a human
+# must decide" / "left: FALSE: why" (left) before committing it: the suite fails on any
+# difference from this file and on UNREVIEWED, non-exact or FALSE rows (review.py).
 # Env: BUILD (default: the checkout's build/), BLKMIG (default: $BUILD/blkmig).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -24,7 +27,12 @@ if [ "${1:-}" != --last ]; then
 		{ tail "$W/migrate.err" >&2; exit 1; }
 fi
 [ -s "$W/rep/report.json" ] || { echo "regen: no run in $W (run without --last)" >&2; exit 1; }
-python3 "$here/sites-table.py" "$W/rep/report.json" "$W/tree" >"$here/sites.tsv"
+python3 "$here/sites-table.py" "$W/rep/report.json" "$W/tree" >"$W/sites.tsv"
+# keep the REVIEW column of every row whose other columns did not change; UNREVIEWED else
+python3 "$here/review.py" merge "$here/sites.tsv" "$W/sites.tsv" >"$W/sites.merged.tsv"
+mv "$W/sites.merged.tsv" "$here/sites.tsv"
 total=$(wc -l <"$here/sites.tsv")
 conv=$(awk -F'\t' '$4 == "auto"' "$here/sites.tsv" | wc -l)
-echo "regen: wrote tests/realtree/sites.tsv: $conv/$total converted; review: git diff tests/realtree/sites.tsv"
+todo=$(grep -c $'\tUNREVIEWED$' "$here/sites.tsv" || true)
+echo "regen: wrote tests/realtree/sites.tsv: $conv/$total converted, $todo rows UNREVIEWED;" \
+	"review them: git diff tests/realtree/sites.tsv"

@@ -70,10 +70,21 @@ fi
 python3 "$HERE/sites-table.py" "$W/rep/report.json" "$W/tree" >"$W/sites.tsv"
 
 # ---- every site as reviewed by hand (sites.tsv; regen.sh rewrites it from a run) -----
-if diff -u "$HERE/sites.tsv" "$W/sites.tsv" >"$W/sites.diff"; then
+# The run's table is compared with sites.tsv on every column but the 6th, REVIEW.
+python3 "$HERE/review.py" strip "$HERE/sites.tsv" >"$W/sites.committed.tsv"
+if diff -u "$W/sites.committed.tsv" "$W/sites.tsv" >"$W/sites.diff"; then
 	pass table/every-site-as-reviewed
 else
-	fail table/every-site-as-reviewed "$(wc -l <"$W/sites.diff") diff lines (review with tests/realtree/regen.sh): $(head -n 30 "$W/sites.diff")"
+	fail table/every-site-as-reviewed "$(wc -l <"$W/sites.diff") diff lines (regen with tests/realtree/regen.sh, review the UNREVIEWED rows): $(head -n 30 "$W/sites.diff")"
+fi
+# Each row's REVIEW: converted rows "exact: ...", left rows "left: true: ..." (review.py).
+python3 "$HERE/review.py" check "$HERE/sites.tsv" >"$W/review.txt"
+rrc=$?
+head -n 1 "$W/review.txt" | sed 's/^/realtree: /'
+if [ $rrc -eq 0 ]; then
+	pass table/every-row-reviewed-exact-or-true
+else
+	fail table/every-row-reviewed-exact-or-true "$(tail -n +2 "$W/review.txt" | head -n 30)"
 fi
 
 # ---- 0 unparsed: no site and no file with legacy calls the analysis could not read ---
@@ -211,4 +222,5 @@ fi
 total=$(wc -l <"$W/sites.tsv")
 conv=$(awk -F'\t' '$4 == "auto"' "$W/sites.tsv" | wc -l)
 echo "realtree: $conv/$total converted, $((total - conv)) manual"
+head -n 1 "$W/review.txt" | sed 's/^/realtree: /'
 finish
