@@ -178,6 +178,17 @@ static void set_role(struct func *f, enum role r, const char *what, const char *
 	f->role_evidence = xasprintf("%s at %s:%u", what, path, line);
 }
 
+/* An identifier starts at p of s (not inside a longer one): its end in *e. */
+static bool word_at(const char *s, size_t len, size_t p, size_t *e)
+{
+	if (!(isalpha((unsigned char)s[p]) || s[p] == '_') ||
+	    (p && (isalnum((unsigned char)s[p - 1]) || s[p - 1] == '_')))
+		return false;
+	for (*e = p; *e < len && (isalnum((unsigned char)s[*e]) || s[*e] == '_'); (*e)++)
+		;
+	return true;
+}
+
 /* Text pass over one unit: registrations, queue locks, function values. */
 static void text_facts(struct ctx *cx, size_t ti)
 {
@@ -186,15 +197,12 @@ static void text_facts(struct ctx *cx, size_t ti)
 	size_t len = t->len;
 
 	for (size_t p = 0; p < len;) {
-		if (!(isalpha((unsigned char)s[p]) || s[p] == '_') ||
-		    (p && (isalnum((unsigned char)s[p - 1]) || s[p - 1] == '_'))) {
+		size_t e;
+
+		if (!word_at(s, len, p, &e)) {
 			p++;
 			continue;
 		}
-		size_t e = p;
-
-		while (e < len && (isalnum((unsigned char)s[e]) || s[e] == '_'))
-			e++;
 		size_t q = skip_ws(s, len, e);
 		char *word = xstrndup(s + p, e - p);
 
@@ -700,15 +708,12 @@ static void lost_calls(struct ctx *cx)
 		if (n > 1)
 			qsort(starts, n, sizeof(*starts), size_cmp);
 		for (size_t p = 0; p < len;) {
-			if (!(isalpha((unsigned char)s[p]) || s[p] == '_') ||
-			    (p && (isalnum((unsigned char)s[p - 1]) || s[p - 1] == '_'))) {
+			size_t e;
+
+			if (!word_at(s, len, p, &e)) {
 				p++;
 				continue;
 			}
-			size_t e = p;
-
-			while (e < len && (isalnum((unsigned char)s[e]) || s[e] == '_'))
-				e++;
 			size_t q = skip_ws(s, len, e), at = p;
 
 			p = e;
