@@ -69,6 +69,10 @@ __typeof__ NULL true false""".split())
 RQFN = {}        # file -> request_fn names given to blk_init_queue
 QLOCK = {}       # file -> lock expressions given to blk_init_queue
 EU = set()       # call keys reachable from function entry without the lock
+EU0 = set()      # ... without any lock or unlock of the queue lock
+LOCKV = {}       # (key, depth) -> {lock state: [paths]} (guards.cocci)
+VG = {}          # file -> its version guard structure (guards.cocci)
+ASYNC_TXT = {}   # file -> {function: how it runs without the queue lock}
 AU = set()       # call keys reachable from an unlock without a relock
 AL = set()       # call keys reachable from a lock without an unlock
 CALLS = {}       # (file, callee) -> [call keys]
@@ -166,13 +170,24 @@ def is_simple(toks):
     return True
 
 
+# The block layer's request tests and accessors of 2.6.24 (macros or inline
+# functions that only read): a call of one has no side effects.
+PURE_CALLS = set("""blk_fs_request blk_pc_request blk_special_request blk_sense_request
+blk_pm_request blk_pm_suspend_request blk_pm_resume_request blk_barrier_rq blk_fua_rq
+blk_sorted_rq blk_failfast_rq blk_rq_started blk_rq_tagged blk_bidi_rq blk_discard_rq
+rq_data_dir rq_is_sync blk_rq_bytes blk_rq_cur_bytes likely unlikely""".split())
+# those that are 0 or 1
+PRED_CALLS = set("""blk_fs_request blk_pc_request blk_special_request blk_sense_request
+blk_pm_request blk_pm_suspend_request blk_pm_resume_request""".split())
+
+
 def has_side_effects(s):
     toks = tokens(s)
     for i, t in enumerate(toks):
         if t in ("++", "--", "=", "+=", "-=", "*=", "/=", "|=", "&=", "^=", "<<=", ">>="):
             return True
         if t == "(" and i > 0 and re.match(r"^[A-Za-z_]\w*$", toks[i - 1]) \
-                and toks[i - 1] not in C_KEYWORDS:
+                and toks[i - 1] not in C_KEYWORDS and toks[i - 1] not in PURE_CALLS:
             return True
     return False
 
@@ -198,10 +213,26 @@ def bool_valued(toks):
         return False
     if any(t in ("==", "!=", "<", ">", "<=", ">=") for t in top):
         return True
+    if len(toks) > 2 and toks[0] in PRED_CALLS and toks[1] == "(" and \
+            match_paren(toks, 1) == len(toks) - 1 and not has_side_effects("".join(toks[2:-1])):
+        return True
     if toks and toks[0] == "!" and is_simple(toks[1:]) or \
             (toks and toks[0] == "!" and toks[1:2] == ["("] and strip_parens(toks[1:]) != toks[1:]):
         return True
     return False
+
+
+def match_paren(toks, i):
+    """Index of the ) closing the ( at toks[i], or -1."""
+    depth = 0
+    for j in range(i, len(toks)):
+        if toks[j] == "(":
+            depth += 1
+        elif toks[j] == ")":
+            depth -= 1
+            if depth == 0:
+                return j
+    return -1
 
 
 def split_ternary(toks):
@@ -804,6 +835,12 @@ def decide_pair_uncached(k1):
         if why:
             return ("report", why)
     k2 = pr["k2"]
+    h = vg_hold(k1) or vg_hold(k2)
+    if h:
+        return ("report", h[1])
+    for k0, kl in PARTIAL.items():
+        if kl == k1 and partial_error_differs(k0):
+            return ("report", "the data completion at line %d before this loop is left (%s): this loop and its final step stay with it" % (k0[1], partial_error_differs(k0)))
     ar = AROUND.get(k2)
     hi = (f, k2[1], k2[2])
     lo = pr["wstart"]
@@ -815,6 +852,12 @@ def decide_pair_uncached(k1):
         re.search(r"\bspin_(un)?lock", s["text"]) for s in window(lo, hi, f, func))
     if contract:
         pr["contract"] = True
+    if ar is None and not held(k1):
+        m = lock_mixed_reason(k2, "end_that_request_last")
+        if m:
+            return ("report", m)
+        if contract and lock_fixed(k2):
+            pr["unheld"] = lock_fixed(k2)
     if held(k1) or contract:
         if ar is not None:
             return ("report", "the queue lock is taken around end_that_request_last although it is already held at the data completion")
@@ -1033,15 +1076,38 @@ def decide_partial(k0):
     lg = LEGACY[k0]
     if k1 is None or k1 not in PAIRS:
         return ("report", None)
+    if partial_error_differs(k0):
+        return ("report", partial_error_differs(k0))
     if not converted_pair(k1) or pair_action(k1) != "held":
         return ("report", "the loop at line %d that ends this request is not converted: convert both by hand" % k1[1])
     if norm(lg["R"]) != norm(PAIRS[k1]["R"]) or not is_rq_expr(lg["R"]):
         return ("report", "the loop at line %d ends another request expression" % k1[1])
     if not held(k0):
         return ("report", "the queue lock is not provably held here (the loop at line %d runs under it): decide __blk_end_request or blk_end_request" % k1[1])
+    if partial_error_differs(k0):
+        return ("report", partial_error_differs(k0))
+    h = vg_hold(k0)
+    if h:
+        return ("report", h[1])
     if err_value(lg["U"]) is None:
         return ("report", "the uptodate value '%s' has side effects and cannot be turned into an error value exactly" % one_line(lg["U"]))
     return ("convert", None)
+
+
+def partial_error_differs(k0):
+    """X = chunk(rq, u, n) before a loop whose final step passes another
+    uptodate: when this call completes the request's last bytes, the old code
+    went on to end_that_request_last with that other value (the loop not
+    entered); the new call ends the request here, with E(u)."""
+    k1 = PARTIAL.get(k0)
+    if k1 is None or k1 not in PAIRS:
+        return None
+    lg, pr = LEGACY[k0], PAIRS[k1]
+    e, e2 = err_value(lg["U"]), err_value(pr["U2"])
+    if e is None or e2 is None or norm(e) == norm(e2):
+        return None
+    return "when this call completes the request's last bytes it ends the request with error %s, where the old code went on to end_that_request_last(%s, %s) at line %d (end_io error %s): no 2.6.25 call completes these bytes and ends the request with the other error; decide which error the request ends with" % (
+        e, one_line(pr["R"]), one_line(pr["U2"]), pr["k2"][1], e2)
 
 
 def decide_leftover(k1):
@@ -1074,6 +1140,9 @@ def decide_leftover(k1):
         return ("report", "the lock taken around end_that_request_last (%s) is not provably the queue lock" % one_line(lo["L"]))
     if not unlocked(k1):
         return ("report", "the queue lock may be held at the data completion: blk_end_request would take it again")
+    h = vg_hold(k1) or vg_hold(lo["k2"]) or vg_hold(lo["k3"])
+    if h:
+        return ("report", h[1])
     return ("convert", None)
 
 
@@ -1103,6 +1172,8 @@ def converted_shape(k1):
 
 def pair_newfn(k1):
     a = pair_action(k1)
+    if a == "held" and PAIRS[k1].get("unheld"):
+        return "blk_end_request"
     return {"held": "__blk_end_request", "around": "blk_end_request",
             "callback": "blk_end_request_callback"}[a]
 
@@ -1115,7 +1186,20 @@ def decide_wrapper(k):
         return ("report", "the request expression '%s' is not a plain variable or field: it would be evaluated more than once" % one_line(lg["R"]))
     if err_value(lg["U"]) is None:
         return ("report", "the uptodate value '%s' has side effects and cannot be turned into an error value exactly" % one_line(lg["U"]))
+    h = vg_hold(k)
+    if h:
+        return ("report", h[1])
+    m = lock_mixed_reason(k, lg["name"])
+    if m:
+        return ("report", m)
     return ("convert", None)
+
+
+def single_newfn(k):
+    """The new call of a converted end_request-family or last-only call:
+    blk_end_request where the queue lock is provably not held on any path
+    (the old call's race is fixed), else __blk_end_request."""
+    return "blk_end_request" if lock_fixed(k) else "__blk_end_request"
 
 
 def decide_last_only(k):
@@ -1143,6 +1227,12 @@ def decide_last_only1(k):
     calls = [i + 1 for i, l in enumerate(file_text(f).split("\n"))
              if re.search(r"\bbio_endio\s*\(", l) and
              not re.match(r"\s*(extern\s+)?void\s+bio_endio\b", l)]
+    h = vg_hold(k)
+    if h:
+        return ("report", h[1])
+    m = lock_mixed_reason(k, "end_that_request_last")
+    if m:
+        return ("report", m)
     if calls:
         return ("report", "this driver ends bios itself (bio_endio at line %d of this file) without advancing the request: blk_rq_bytes(rq) would complete them a second time and 0 bytes would leave the request pending; decide whether to drop the driver's own bio completion and pass blk_rq_bytes(rq)" % calls[0])
     return ("convert", None)
@@ -1468,11 +1558,12 @@ def reset_for(f):
         return
     CURFILE[0] = f
     for d in (RQFN, QLOCK, CALLS, FUNC_OF, LEGACY, PAIRS, P2, AROUND, STMTS, ASYNC, LOCKID, PARTIAL, LEFTOVER,
-              LOCALS, VARS, DECISION, SNAP, CALLEE, PLAN, INTEREST_CACHE, FAILED):
+              LOCALS, VARS, DECISION, SNAP, CALLEE, PLAN, INTEREST_CACHE, FAILED,
+              LOCKV, VG, ASYNC_TXT):
         d.clear()
     for d in (FIELDS, RQARGS, GONE):
         d.clear()
-    for s in (EU, AU, AL, NONCALL, PARAMS, FUNCS_SEEN, ERROR_USED, FINAL, NONFS):
+    for s in (EU, EU0, AU, AL, NONCALL, PARAMS, FUNCS_SEEN, ERROR_USED, FINAL, NONFS):
         s.clear()
     seed_from_facts(f)
 
@@ -1713,6 +1804,518 @@ record_pair = guard(record_pair)
 record_stmt = guard(record_stmt)
 var_event = guard(var_event)
 
+// ==== src/guards.cocci ======================================================
+@initialize:python@
+@@
+V2625 = 0x020619
+VER_END = 1 << 24
+API_NEW = ("blk_end_request", "__blk_end_request", "blk_end_request_callback",
+           "blk_end_request_all", "__blk_end_request_all", "blk_end_request_cur",
+           "__blk_end_request_cur", "blk_end_request_err", "__blk_end_request_err")
+API_OLD = ("end_that_request_first", "end_that_request_chunk", "end_that_request_last",
+           "end_request", "end_queued_request", "end_dequeued_request")
+VG_DIR_RE = re.compile(r"^\s*\x23\s*(if|ifdef|ifndef|elif|else|endif|define)\b(.*)$")
+VG_TOK_RE = re.compile(r"\s*(&&|\|\||==|!=|<=|>=|<<|>>|[()!<>,+*-]|[A-Za-z_]\w*|0[xX][0-9a-fA-F]+[uUlL]*|\d+[uUlL]*|\S)")
+
+
+def vg_clean_lines(text):
+    """The file's lines, comments and strings blanked, continuations joined
+    onto the first line of the directive (the others become empty)."""
+    def blank(m):
+        s = m.group(0)
+        if s[:1] in (chr(34), chr(39)):
+            return " 0 "
+        return " " + "\n" * s.count("\n")
+    t = re.sub(r"\x2f\*.*?\*\x2f|\x2f\x2f[^\n]*|\x22(?:\\.|[^\x22\\\n])*\x22|\x27(?:\\.|[^\x27\\\n])*\x27",
+               blank, text, flags=re.S)
+    lines = t.split("\n")
+    out = []
+    i = 0
+    while i < len(lines):
+        l = lines[i]
+        n = 1
+        while l.endswith(chr(92)) and i + n < len(lines):
+            l = l[:-1] + " " + lines[i + n]
+            n += 1
+        out.append(l)
+        out.extend([""] * (n - 1))
+        i += n
+    return out
+
+
+class VgExpr(object):
+    """Three-valued evaluation of a #if expression at one version code:
+    True, False or None (a term that constrains nothing)."""
+
+    def __init__(self, text):
+        self.toks = [t for t in VG_TOK_RE.findall(text) if t]
+        self.lvc = "LINUX_VERSION_CODE" in self.toks
+
+    def value(self, v):
+        self.v = v
+        self.i = 0
+        try:
+            r = self.orx()
+        except (IndexError, ValueError):
+            return None
+        return r
+
+    def peek(self):
+        return self.toks[self.i] if self.i < len(self.toks) else None
+
+    def orx(self):
+        a = self.andx()
+        while self.peek() == "||":
+            self.i += 1
+            b = self.andx()
+            a = True if (a is True or b is True) else (False if (a is False and b is False) else None)
+        return a
+
+    def andx(self):
+        a = self.cmp()
+        while self.peek() == "&&":
+            self.i += 1
+            b = self.cmp()
+            a = False if (a is False or b is False) else (True if (a is True and b is True) else None)
+        return a
+
+    def num(self):
+        """A version operand: LINUX_VERSION_CODE, KERNEL_VERSION(a,b,c), a
+        number; None for anything else (the term then constrains nothing)."""
+        t = self.peek()
+        if t == "(":
+            save = self.i
+            self.i += 1
+            x = self.num()
+            if x is not None and self.peek() == ")":
+                self.i += 1
+                return x
+            self.i = save
+            return None
+        if t == "LINUX_VERSION_CODE":
+            self.i += 1
+            return self.v
+        if t == "KERNEL_VERSION" and self.toks[self.i + 1] == "(":
+            args, depth, j, cur = [], 0, self.i + 1, []
+            while j < len(self.toks):
+                x = self.toks[j]
+                if x == "(":
+                    depth += 1
+                    if depth == 1:
+                        j += 1
+                        continue
+                elif x == ")":
+                    depth -= 1
+                    if depth == 0:
+                        break
+                if x == "," and depth == 1:
+                    args.append(cur)
+                    cur = []
+                else:
+                    cur.append(x)
+                j += 1
+            args.append(cur)
+            self.i = j + 1
+            try:
+                a, b, c = [int(re.sub(r"[uUlL]+$", "", "".join(x)), 0) for x in args]
+            except ValueError:
+                return None
+            return (a << 16) + (b << 8) + c
+        if t is not None and re.match(r"^(0[xX][0-9a-fA-F]+|\d+)[uUlL]*$", t):
+            self.i += 1
+            return int(re.sub(r"[uUlL]+$", "", t), 0)
+        return None
+
+    def cmp(self):
+        t = self.peek()
+        if t == "!":
+            self.i += 1
+            a = self.cmp()
+            return None if a is None else not a
+        save = self.i
+        x = self.num()
+        op = self.peek()
+        if x is not None and op in ("<", "<=", ">", ">=", "==", "!="):
+            self.i += 1
+            y = self.num()
+            if y is not None:
+                return {"<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y,
+                        "==": x == y, "!=": x != y}[op]
+            self.skip_term()
+            return None
+        if x is not None and op in (None, ")", "&&", "||"):
+            return x != 0
+        self.i = save
+        if t == "(":
+            self.i += 1
+            a = self.orx()
+            if self.peek() == ")":
+                self.i += 1
+            return a
+        self.skip_term()
+        return None
+
+    def skip_term(self):
+        """Any other term (defined(X), a macro, arithmetic): up to the next
+        && or || or unbalanced ) at this level."""
+        depth = 0
+        while self.i < len(self.toks):
+            t = self.toks[self.i]
+            if t == "(":
+                depth += 1
+            elif t == ")":
+                if depth == 0:
+                    return
+                depth -= 1
+            elif depth == 0 and t in ("&&", "||"):
+                return
+            self.i += 1
+
+
+def vg_tri_not(a):
+    return None if a is None else not a
+
+
+def vg_tri_and(a, b):
+    if a is False or b is False:
+        return False
+    if a is True and b is True:
+        return True
+    return None
+
+
+def vguard(f):
+    """Per line of f (1-based): the version sample points it may be compiled
+    for, the compat branch holding it, the #define holding it; and the lines
+    of the file's LINUX_VERSION_CODE tests."""
+    if f in VG:
+        return VG[f]
+    raw = file_text(f).split("\n")
+    lines = vg_clean_lines(file_text(f))
+    consts = set([0, VER_END - 1, V2625, V2625 - 1])
+    for l in lines:
+        for m in re.finditer(r"KERNEL_VERSION\s*\(\s*(\w+)\s*,\s*(\w+)\s*,\s*(\w+)\s*\)", l):
+            try:
+                c = (int(m.group(1), 0) << 16) + (int(m.group(2), 0) << 8) + int(m.group(3), 0)
+            except ValueError:
+                continue
+            consts.update((c - 1, c, c + 1))
+        if "LINUX_VERSION_CODE" in l:
+            for m in re.finditer(r"\b(0[xX][0-9a-fA-F]+|\d+)", l):
+                c = int(m.group(1), 0)
+                if c < VER_END:
+                    consts.update((c - 1, c, c + 1))
+    points = sorted(c for c in consts if 0 <= c < VER_END)
+    ALL = dict((v, None) for v in points)       # v -> truth (None: unknown)
+    stack = []   # frames: dict(prev=[truth per v of earlier branches], cur, line, if_line, kind, group)
+    info = [None] * (len(lines) + 2)
+    lvc = []
+    defines = []   # (name, first line, last line)
+    groups = []
+    for no, l in enumerate(lines, 1):
+        m = VG_DIR_RE.match(l)
+        d = m.group(1) if m else None
+        if d in ("if", "ifdef", "ifndef"):
+            if d == "if":
+                e = VgExpr(m.group(2))
+                cur = dict((v, e.value(v)) for v in points)
+                if e.lvc:
+                    lvc.append(no)
+            else:
+                cur = dict(ALL)
+            g = len(groups)
+            groups.append([])
+            fr = {"prev": dict((v, False) for v in points), "cur": cur, "line": no,
+                  "if_line": no, "kind": "\x23" + d, "group": g}
+            groups[g].append(fr)
+            stack.append(fr)
+        elif d == "elif" and stack:
+            fr = stack[-1]
+            e = VgExpr(m.group(2))
+            if e.lvc:
+                lvc.append(no)
+            prev = dict((v, vg_tri_or(fr["prev"][v], fr["cur"][v])) for v in points)
+            cur = dict((v, e.value(v)) for v in points)
+            nf = {"prev": prev, "cur": cur, "line": no, "if_line": fr["if_line"],
+                  "kind": "\x23elif", "group": fr["group"]}
+            groups[fr["group"]].append(nf)
+            stack[-1] = nf
+        elif d == "else" and stack:
+            fr = stack[-1]
+            prev = dict((v, vg_tri_or(fr["prev"][v], fr["cur"][v])) for v in points)
+            nf = {"prev": prev, "cur": dict((v, True) for v in points), "line": no,
+                  "if_line": fr["if_line"], "kind": "\x23else", "group": fr["group"]}
+            groups[fr["group"]].append(nf)
+            stack[-1] = nf
+        elif d == "endif" and stack:
+            stack.pop()
+        elif d == "define":
+            dm = re.match(r"\s*([A-Za-z_]\w*)", m.group(2))
+            end = no
+            while end < len(raw) and raw[end - 1].rstrip().endswith(chr(92)):
+                end += 1
+            if dm:
+                defines.append((dm.group(1), no, end))
+        info[no] = list(stack)
+    VG[f] = {"info": info, "points": points, "lvc": lvc, "defines": defines,
+             "groups": groups}
+    return VG[f]
+
+
+def vg_tri_or(a, b):
+    if a is True or b is True:
+        return True
+    if a is False and b is False:
+        return False
+    return None
+
+
+def vg_branch_may(fr, v):
+    """May the branch of frame fr be taken at version v?"""
+    return vg_tri_and(vg_tri_not(fr["prev"][v]), fr["cur"][v]) is not False
+
+
+def vg_versions(g, stack):
+    return [v for v in g["points"] if all(vg_branch_may(fr, v) for fr in stack)]
+
+
+def vg_words(fr):
+    s = "%s at line %d" % (fr["kind"], fr["line"])
+    if fr["line"] != fr["if_line"]:
+        s += " of the \x23if at line %d" % fr["if_line"]
+    return s
+
+
+def vg_ranges(vs, points):
+    """Sample points as version ranges, for a reason."""
+    def ver(c):
+        return "%d.%d.%d" % (c >> 16, (c >> 8) & 255, c & 255)
+    out, start, prev = [], None, None
+    for v in points:
+        if v in vs:
+            if start is None:
+                start = v
+            prev = v
+        elif start is not None:
+            out.append((start, prev))
+            start = None
+    if start is not None:
+        out.append((start, prev))
+    return ", ".join("%s..%s" % (ver(a), ver(b)) if b < VER_END - 1 else "%s and later" % ver(a)
+                     for a, b in out)
+
+
+def vg_hold(k, lg_name=None):
+    """(code, reason) when the call at key k is left for the version guards
+    of its file (compat_branch, multi_version), else None."""
+    f, line = k[0], k[1]
+    g = vguard(f)
+    info = g["info"]
+    if not 0 < line < len(info):
+        return None
+    stack = info[line] or []
+    vs = vg_versions(g, stack)
+    if vs and all(v < V2625 for v in vs):
+        for i, fr in enumerate(stack):
+            if all(v < V2625 for v in vg_versions(g, stack[:i + 1])):
+                new = next((o for o in g["groups"][fr["group"]]
+                            if any(v >= V2625 for v in vg_versions(g, stack[:i] + [o]))), None)
+                why = "in the branch for kernels before 2.6.25 (%s), which keeps the legacy API on purpose; " % vg_words(fr)
+                if new is not None:
+                    why += "the file's branch for 2.6.25 and later (%s) is what runs on newer kernels" % vg_words(new)
+                else:
+                    why += "on 2.6.25 and later this code is not compiled"
+                return ("compat_branch", why + ": nothing to convert")
+    for (name, a, b) in g["defines"]:
+        if a <= line <= b and (name in API_OLD or name in API_NEW):
+            if name in API_NEW:
+                return ("compat_branch", "in this file's own \x23define of %s (line %d), its stand-in for the newer call on kernels that lack it, written with the legacy API on purpose: nothing to convert" % (name, a))
+            return ("compat_branch", "in this file's own \x23define of %s (line %d), the legacy API as the file spells it for the kernels it supports: it stays as it is: nothing to convert" % (name, a))
+    lg = LEGACY.get(k)
+    func = lg["func"] if lg else None
+    if func in API_NEW:
+        return ("compat_branch", "in this file's own definition of %s, its stand-in for the newer call on kernels that lack it, written with the legacy API on purpose: nothing to convert" % func)
+    if g["lvc"] and any(v < V2625 for v in vs) and any(v >= V2625 for v in vs):
+        where = "this call is outside every version guard" if len(vs) == len(g["points"]) \
+            else "this call is compiled for %s" % vg_ranges(set(vs), g["points"])
+        tests = ", ".join(str(x) for x in g["lvc"][:8]) + (", ..." if len(g["lvc"]) > 8 else "")
+        n = lg_name or (lg["name"] if lg else "this call")
+        keep = " or keep the call (%s() exists up to 2.6.30)" % n if n in WRAPPERS else \
+            " with this call in its \x23else (%s() is gone in 2.6.25, so the file needs both)" % n
+        return ("multi_version", "%s, and this file also builds for kernels before 2.6.25 (LINUX_VERSION_CODE tests at line%s %s), where the 2.6.25 calls do not exist: put the conversion under the file's own `\x23if LINUX_VERSION_CODE >= KERNEL_VERSION(2,6,25)`%s" % (where, "s" if len(g["lvc"]) > 1 else "", tests, keep))
+    return None
+
+
+def vg_blocks(k):
+    """Is the call at k (or a call it is converted with) held by the guards?"""
+    if vg_hold(k):
+        return True
+    k1 = P2.get(k, k)
+    pr = PAIRS.get(k1)
+    if pr is not None and (vg_hold(k1) or vg_hold(pr["k2"])):
+        return True
+    return False
+
+
+# --- the lock state on every path to a call (issue 20 item 2) ----------------
+ASYNC_REGS = (("request_irq", 1, "an interrupt handler (request_irq)"),
+              ("setup_timer", 1, "a timer function (setup_timer)"),
+              ("tasklet_init", 1, "a tasklet (tasklet_init)"),
+              ("DECLARE_TASKLET", 1, "a tasklet (DECLARE_TASKLET)"),
+              ("INIT_WORK", 1, "a work function (INIT_WORK)"),
+              ("PREPARE_WORK", 1, "a work function (PREPARE_WORK)"),
+              ("INIT_DELAYED_WORK", 1, "a work function (INIT_DELAYED_WORK)"),
+              ("DECLARE_WORK", 1, "a work function (DECLARE_WORK)"),
+              ("DECLARE_DELAYED_WORK", 1, "a work function (DECLARE_DELAYED_WORK)"),
+              ("kthread_run", 0, "a kthread (kthread_run)"),
+              ("kthread_create", 0, "a kthread (kthread_create)"),
+              ("kernel_thread", 0, "a kernel thread (kernel_thread)"))
+
+
+def async_text(f):
+    """Functions f's code registers to run without the queue lock."""
+    if f in ASYNC_TXT:
+        return ASYNC_TXT[f]
+    toks = [t for (t, n) in code_tokens(file_text(f))]
+    out = {}
+    regs = dict((r[0], r) for r in ASYNC_REGS)
+    for i, t in enumerate(toks):
+        if t not in regs or i + 1 >= len(toks) or toks[i + 1] != "(":
+            continue
+        want, how = regs[t][1], regs[t][2]
+        depth, arg, cur = 0, 0, []
+        for x in toks[i + 1:]:
+            if x == "(":
+                depth += 1
+                if depth == 1:
+                    continue
+            elif x == ")":
+                depth -= 1
+                if depth == 0:
+                    break
+            if x == "," and depth == 1:
+                if arg == want:
+                    break
+                arg += 1
+                cur = []
+                continue
+            if arg == want:
+                cur.append(x)
+        # (type) casts and & before the name
+        while len(cur) > 2 and cur[0] == "(":
+            j = cur.index(")") if ")" in cur else -1
+            if j <= 0:
+                break
+            cur = cur[j + 1:]
+        if cur and cur[0] == "&":
+            cur = cur[1:]
+        if len(cur) == 1 and re.match(r"^[A-Za-z_]\w*$", cur[0]):
+            out.setdefault(cur[0], how)
+    ASYNC_TXT[f] = out
+    return out
+
+
+def async_how(f, func):
+    return ASYNC.get((f, func)) or async_text(f).get(func)
+
+
+def path_states(k, depth=0):
+    """{state: [paths]} of the call at k: 'held', 'not' or 'unknown'."""
+    mk = (k, depth)
+    if mk in LOCKV:
+        return LOCKV[mk]
+    LOCKV[mk] = {"unknown": ["(a recursive call)"]}
+    f, func = k[0], FUNC_OF.get(k)
+    S = {}
+    if k in AL:
+        S.setdefault("held", []).append("%s, after its own spin_lock of the queue lock" % func)
+    if k in AU:
+        S.setdefault("not", []).append("%s, after its own spin_unlock of the queue lock" % func)
+    if k in EU0:
+        for st, ws in entry_states(f, func, depth).items():
+            S.setdefault(st, []).extend(ws)
+    if not S:
+        S["held"] = ["%s, after its own spin_lock of the queue lock" % func]
+    LOCKV[mk] = S
+    return S
+
+
+def entry_states(f, func, depth):
+    if func is None:
+        return {"unknown": ["code outside a function"]}
+    if func in RQFN.get(f, set()):
+        return {"held": ["%s, the request_fn" % func]}
+    how = async_how(f, func)
+    if how:
+        return {"not": ["%s, %s" % (func, how)]}
+    if depth > MAX_CALL_DEPTH or (f, func) in NONCALL:
+        return {"unknown": ["%s, called from elsewhere" % func]}
+    sites = CALLS.get((f, func), [])
+    if not sites:
+        return {"unknown": ["%s, no caller in this file" % func]}
+    out = {}
+    for s in sites:
+        sub = path_states(s, depth + 1)
+        here = "%s at line %d" % (FUNC_OF.get(s), s[1])
+        if "mixed" in sub or ("held" in sub and "not" in sub):
+            out.setdefault("mixed", []).append(here)
+            continue
+        for st, ws in sub.items():
+            if st == "unknown":
+                out.setdefault(st, []).extend(ws)
+            else:
+                out.setdefault(st, []).append(here)
+    return out
+
+
+def lock_verdict(k):
+    """('held'|'not'|'mixed'|'unknown', paths): 'not' when the queue lock is
+    provably not held on any path to k; 'mixed' when it is held on some and
+    not on others (whatever the unknown paths)."""
+    S = path_states(k)
+    if "mixed" in S or ("held" in S and "not" in S):
+        return ("mixed", S)
+    if set(S) == set(["not"]):
+        return ("not", S)
+    if set(S) == set(["held"]):
+        return ("held", S)
+    return ("unknown", S)
+
+
+def uniq(xs):
+    out = []
+    for x in xs:
+        if x not in out:
+            out.append(x)
+    return out
+
+
+LOCK_MIXED = "the queue lock is held on some paths"
+
+
+def lock_mixed_reason(k, name):
+    v, S = lock_verdict(k)
+    if v != "mixed":
+        return None
+    paths = []
+    if S.get("held"):
+        paths.append("held from %s" % "; ".join(uniq(S["held"])))
+    if S.get("not"):
+        paths.append("not held from %s" % "; ".join(uniq(S["not"])))
+    if S.get("mixed"):
+        paths.append("both from %s (itself reached with and without it)" % "; ".join(uniq(S["mixed"])))
+    return LOCK_MIXED + " to this %s and not on others: %s: no one 2.6.25 call is right on every path; decide whether to take the lock where it is not held (then __blk_end_request) or to release it where it is (then blk_end_request)" % (
+        name, "; ".join(paths))
+
+
+def lock_fixed(k):
+    """The paths on which the old call ran without the queue lock it needed,
+    when no path to it holds the lock: the new call is blk_end_request."""
+    v, S = lock_verdict(k)
+    if v != "not":
+        return None
+    return "; ".join(uniq(S["not"]))
+
 // ==== src/collect.cocci =====================================================
 // ---------------------------------------------------------------------------
 // 0. Token prefilter: every other rule depends on this one, so a file
@@ -1846,6 +2449,27 @@ fn@p(...)
 p << eu.p;
 @@
 EU.add(key(p))
+
+// Calls reachable from the function entry without taking or releasing the
+// queue lock: their lock state is the entry's (guards.cocci, issue 20 item 2).
+@eu0 depends on has_legacy exists@
+identifier f;
+identifier fn : script:python() { interesting(fn) };
+identifier lk =~ "^spin_(un)?lock(_irq|_irqsave|_irqrestore|_bh)?$";
+expression L : script:python() { is_qlock(L) };
+position p;
+@@
+f(...) {
+... when != lk(L, ...)
+    when any
+fn@p(...)
+... when any
+}
+
+@script:python@
+p << eu0.p;
+@@
+EU0.add(key(p))
 
 // Calls reachable from an unlock of the queue lock without a relock.
 @au depends on has_legacy exists@
@@ -2873,10 +3497,17 @@ p << snaplast.p;
 @@
 snap(p, "end_that_request_last")
 
-@depends on has_legacy && (patch)@
+@rmlast depends on has_legacy && (patch)@
 position p : script:python() { in_plan(p, "lasts", "end_that_request_last") };
 @@
 - end_that_request_last@p(...);
+
+// (a removed final step no longer counts in the ordinals of the later
+// versions: a final step left after it keeps its own key)
+@script:python@
+p << rmlast.p;
+@@
+replaced(p, "end_that_request_last", orig_key(p, "end_that_request_last"))
 
 // A flags variable only the removed irqsave/irqrestore pair used goes too.
 @snapfl depends on has_legacy && (patch)@
@@ -3099,18 +3730,21 @@ R << wr.R;
 U << wr.U;
 e;
 b;
+nf;
 @@
 coccinelle.e = cocci.make_expr(E_of(orig_key(p, w), U))
 coccinelle.b = cocci.make_expr(cur_bytes(CURFILE[0], R) if w == "end_request" else "blk_rq_bytes(%s)" % norm(R))
+coccinelle.nf = cocci.make_ident(single_newfn(orig_key(p, w)))
 
 @depends on has_legacy && (patch)@
 identifier wr.w;
 expression wr.R, wr.U;
 position wr.p;
 expression wrv.e, wrv.b;
+identifier wrv.nf;
 @@
 - w@p(R, U)
-+ __blk_end_request(R, e, b)
++ nf(R, e, b)
 
 // end_that_request_last alone (no data completion in its function).
 @snaplo depends on has_legacy && (patch)@
@@ -3135,17 +3769,20 @@ R << lo.R;
 U << lo.U;
 e;
 b;
+nf;
 @@
 coccinelle.e = cocci.make_expr(E_of(orig_key(p, "end_that_request_last"), U))
 coccinelle.b = cocci.make_expr("blk_rq_bytes(%s)" % norm(R))
+coccinelle.nf = cocci.make_ident(single_newfn(orig_key(p, "end_that_request_last")))
 
 @depends on has_legacy && (patch)@
 expression lo.R, lo.U;
 position lo.p;
 expression lov.e, lov.b;
+identifier lov.nf;
 @@
 - end_that_request_last@p(R, U)
-+ __blk_end_request(R, e, b)
++ nf(R, e, b)
 
 // A converted uptodate variable now holds an error value: call it error.
 @rn1 depends on has_legacy && (patch)@
@@ -3246,6 +3883,8 @@ def lock_bug(k):
     k1 = P2.get(k, k)
     if k1 in PAIRS and pair_newfn(k1) != "__blk_end_request":
         return None     # blk_end_request takes the lock itself
+    if k1 not in PAIRS and single_newfn(k) != "__blk_end_request":
+        return None
     if any(k in (a, lo["k2"], lo["k3"]) for a, lo in LEFTOVER.items()):
         return None
     if k1 in AU and k1 not in AL:
@@ -3253,6 +3892,49 @@ def lock_bug(k):
     how = ASYNC.get((k[0], lg["func"]))
     if how and k1 in EU and k1 not in AL:
         return "in %s, %s" % (lg["func"], how)
+    return None
+
+
+def lock_fixed_note(k):
+    """The old race a converted call fixes: (the call that needed the lock,
+    the paths that ran without it), or None."""
+    lg = LEGACY.get(k)
+    if lg is None or not site_ok(k):
+        return None
+    k1 = P2.get(k, k)
+    if k1 in PAIRS:
+        if pair_newfn(k1) != "blk_end_request" or not PAIRS[k1].get("unheld"):
+            return None
+        pr = PAIRS[k1]
+        what = "end_that_request_last (line %d, the final step of this %s)" % (pr["k2"][1], pr["name"]) \
+            if k == k1 else "end_that_request_last"
+        return (what, pr["unheld"])
+    if lg["name"] in WRAPPERS or lg["name"] == "end_that_request_last":
+        if single_newfn(k) == "blk_end_request":
+            return (lg["name"], lock_fixed(k))
+    return None
+
+
+def one_arg_last(f, line):
+    """The request of a one-argument end_that_request_last (the form of
+    kernels before 2.6.16) on that line of f, or None."""
+    lines = file_text(f).split("\n")
+    if not 0 < line <= len(lines):
+        return None
+    m = re.search(r"\bend_that_request_last\s*\(\s*([^,()]+?)\s*\)", lines[line - 1])
+    return m.group(1) if m else None
+
+
+def one_arg_last_after(k, r):
+    """Line of a one-argument end_that_request_last of request r after the
+    call at k, in the same function (up to the next closing brace in column
+    0), or None."""
+    lines = file_text(k[0]).split("\n")
+    for i in range(k[1], len(lines)):
+        if lines[i].startswith("}"):
+            return None
+        if one_arg_last(k[0], i + 1) is not None and norm(one_arg_last(k[0], i + 1)) == norm(r):
+            return i + 1
     return None
 
 
@@ -3267,15 +3949,38 @@ def result_tested(k, name):
 
 
 def site_decision(k):
+    """(converted?, rule, message) for any legacy call key; a call left
+    because the lock is held on some paths to it and not on others is
+    blkmig/lock_mixed whatever its shape."""
+    ok, rule, msg = site_decision0(k)
+    if not ok and LOCK_MIXED in msg:
+        rule = "lock_mixed"
+    return (ok, rule, msg)
+
+
+def site_decision0(k):
     """(converted?, rule, message) for any legacy call key."""
     if GROUPED:
         return (False, "group", "several files named on one spatch command line are processed together; run one file at a time or use --dir (nothing converted)")
     if k[0] in FAILED:
         return (False, "internal", "blkmig internal error, nothing converted in this file (%s)" % FAILED[k[0]])
+    h = vg_hold(k)
     lg = LEGACY.get(k)
+    in_macro = lg is None or lg.get("macro")
+    if h and not (h[0] == "multi_version" and in_macro):
+        return (False, h[0], h[1])
     if lg is None:
+        r = one_arg_last(k[0], k[1])
+        if r is not None:
+            d = next(("in the \x23define of %s (line %d), " % (n, a) for (n, a, b) in vguard(k[0])["defines"]
+                      if a <= k[1] <= b), "")
+            return (False, "last-only", "%send_that_request_last(%s) with one argument, the form of kernels before 2.6.16 (no uptodate): a final step; with the data completion before it this is one 2.6.25 call, but that call gives end_io an error where this one gave none: decide the error, then convert both by hand" % (d, r))
         return (False, "unknown", "not analysed")
     n = lg["name"]
+    if vg_blocks(k):
+        k1 = P2.get(k, k)
+        o = PAIRS[k1]["k2"] if k1 == k else k1
+        return (False, (vg_hold(o) or ("multi_version", ""))[0], "paired with line %d: %s" % (o[1], (vg_hold(o) or ("", ""))[1]))
     if lg.get("macro"):
         return (False, "macro", "%s inside a macro definition: convert the macro by hand" % n)
     for k1, lo in LEFTOVER.items():
@@ -3292,8 +3997,8 @@ def site_decision(k):
             if var_converted(k[0], lg["func"], norm(lg["U"])) and \
                     lg["func"] not in ERROR_USED:
                 e = "error"
-            return (True, "wrapper", "%s -> __blk_end_request(%s, %s, %s)%s" % (
-                n, r, e,
+            return (True, "wrapper", "%s -> %s(%s, %s, %s)%s" % (
+                n, single_newfn(k), r, e,
                 cur_bytes(k[0], lg["R"]) if n == "end_request" else "blk_rq_bytes(%s)" % r,
                 bytes_note(k[0], n, None, lg["R"])))
         return (False, "wrapper", "%s not converted: %s" % (n, why))
@@ -3306,6 +4011,8 @@ def site_decision(k):
             extra = " (hoisted before it: %s)" % ", ".join(
                 "%s = %s" % (v, c) for c, v in sorted(hz.items())) if hz else ""
             extra += bytes_note(k[0], n, lg["N"], lg["R"])
+            if PAIRS[k].get("unheld") and a == "held":
+                return (True, "pair-unheld", "%s + end_that_request_last -> blk_end_request%s (the queue lock is held on no path here; end_that_request_last needed it: blk_end_request takes it itself)" % (n, extra))
             if PAIRS[k].get("contract") and a == "held":
                 return (True, "pair-contract", "%s + end_that_request_last -> %s%s (the queue lock is not provably held here, but end_that_request_last needed it and no lock operation lies between: the same contract)" % (n, pair_newfn(k), extra))
             return (True, "pair-" + a, "%s + end_that_request_last -> %s%s" % (n, pair_newfn(k), extra))
@@ -3330,6 +4037,12 @@ def site_decision(k):
             else:
                 why = "this call completes '%s', not provably the whole request, so the request may still have bytes when that call ends it" % one_line(lg["N"] or "")
             return (False, "data-only", "%s is not paired with end_that_request_last of the same request at line %d: %s; the new call would run the final step here when the bytes run out: decide where the request ends" % (n, lasts[0][1], why))
+        one = one_arg_last_after(k, lg["R"])
+        if one:
+            return (False, "data-only", "%s is followed by end_that_request_last(%s) with one argument at line %d, the form of kernels before 2.6.16: together they end the request like end_request(%s, %s) (one 2.6.25 call, %s where the queue lock is held), but that final step gave end_io no error where the new call gives E(%s): decide the error, then convert both by hand" % (
+                n, one_line(lg["R"]), one, one_line(lg["R"]), one_line(lg["U"]),
+                "__blk_end_request(%s, E(%s), %s)" % (one_line(lg["R"]), one_line(lg["U"]), sectors_to_bytes(lg["N"], norm(lg["R"]), k[0]) if n == "end_that_request_first" else one_line(lg["N"])),
+                one_line(lg["U"])))
         if not any(o[0] == k[0] and l["func"] == lg["func"] and
                    l["name"] == "end_that_request_last" for o, l in LEGACY.items()):
             return (False, "data-only", "%s completes bytes only and nothing in this function ends the request (no end_that_request_last): every new call also runs the final step when the bytes run out; decide whether the request should end here or where it is ended now" % n)
@@ -3340,13 +4053,15 @@ def site_decision(k):
         a, why = decide_pair(k1)
         if a == "report":
             return (False, "pair", "end_that_request_last not converted: %s" % why)
+        if PAIRS[k1].get("unheld") and a == "held":
+            return (True, "pair-unheld", "end_that_request_last folded into blk_end_request (the queue lock is held on no path here: blk_end_request takes it itself)")
         if PAIRS[k1].get("contract") and a == "held":
             return (True, "pair-contract", "end_that_request_last folded into %s (same lock contract)" % pair_newfn(k1))
         return (True, "pair-" + a, "end_that_request_last folded into %s" % pair_newfn(k1))
     a, why = decide_last_only(k)
     if a == "convert":
         r = one_line(lg["R"])
-        return (True, "last-only", "end_that_request_last -> __blk_end_request(%s, %s, blk_rq_bytes(%s)) (the final step; bytes the driver did not complete are completed first, never left pending)" % (r, E_of(k, lg["U"]), r))
+        return (True, "last-only", "end_that_request_last -> %s(%s, %s, blk_rq_bytes(%s)) (the final step; bytes the driver did not complete are completed first, never left pending)" % (single_newfn(k), r, E_of(k, lg["U"]), r))
     return (False, "last-only", "end_that_request_last not converted: %s" % why)
 
 @ctx depends on has_legacy && (context)@
@@ -3365,6 +4080,9 @@ p << rp.p;
 @@
 ok, rule, msg = site_decision(key(p))
 coccilib.report.print_report(p[0], "%s blkmig/%s: %s" % ("INFO" if ok else "WARNING", rule, msg))
+fx = lock_fixed_note(key(p))
+if fx:
+    coccilib.report.print_report(p[0], "INFO blkmig/old_lock_bug_fixed: %s ran here without the queue lock, which the 2.6.24 API required for it (a race), on every path: %s; blk_end_request takes the lock itself for the final step, so converting to it ends the race" % fx)
 how = lock_bug(key(p))
 if how:
     coccilib.report.print_report(p[0], "WARNING blkmig/preexisting_lock_bug: %s runs here without the queue lock %s; the old call needed the lock too: converted to __blk_end_request (same contract), take the queue lock around it" % (LEGACY[key(p)]["name"], how))

@@ -35,6 +35,7 @@
 // working directory, not beside the including file, and wants a rule of the
 // including file's own after the includes.)
 #include "decide.cocci"
+#include "guards.cocci"
 #include "collect.cocci"
 #include "hoist.cocci"
 #include "callbacks_gen.cocci"

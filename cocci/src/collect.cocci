@@ -147,6 +147,27 @@ p << eu.p;
 @@
 EU.add(key(p))
 
+// Calls reachable from the function entry without taking or releasing the
+// queue lock: their lock state is the entry's (guards.cocci, issue 20 item 2).
+@eu0 depends on has_legacy exists@
+identifier f;
+identifier fn : script:python() { interesting(fn) };
+identifier lk =~ "^spin_(un)?lock(_irq|_irqsave|_irqrestore|_bh)?$";
+expression L : script:python() { is_qlock(L) };
+position p;
+@@
+f(...) {
+... when != lk(L, ...)
+    when any
+fn@p(...)
+... when any
+}
+
+@script:python@
+p << eu0.p;
+@@
+EU0.add(key(p))
+
 // Calls reachable from an unlock of the queue lock without a relock.
 @au depends on has_legacy exists@
 identifier fn : script:python() { interesting(fn) };

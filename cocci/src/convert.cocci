@@ -86,10 +86,17 @@ p << snaplast.p;
 @@
 snap(p, "end_that_request_last")
 
-@depends on has_legacy && (patch)@
+@rmlast depends on has_legacy && (patch)@
 position p : script:python() { in_plan(p, "lasts", "end_that_request_last") };
 @@
 - end_that_request_last@p(...);
+
+// (a removed final step no longer counts in the ordinals of the later
+// versions: a final step left after it keeps its own key)
+@script:python@
+p << rmlast.p;
+@@
+replaced(p, "end_that_request_last", orig_key(p, "end_that_request_last"))
 
 // A flags variable only the removed irqsave/irqrestore pair used goes too.
 @snapfl depends on has_legacy && (patch)@
@@ -312,18 +319,21 @@ R << wr.R;
 U << wr.U;
 e;
 b;
+nf;
 @@
 coccinelle.e = cocci.make_expr(E_of(orig_key(p, w), U))
 coccinelle.b = cocci.make_expr(cur_bytes(CURFILE[0], R) if w == "end_request" else "blk_rq_bytes(%s)" % norm(R))
+coccinelle.nf = cocci.make_ident(single_newfn(orig_key(p, w)))
 
 @depends on has_legacy && (patch)@
 identifier wr.w;
 expression wr.R, wr.U;
 position wr.p;
 expression wrv.e, wrv.b;
+identifier wrv.nf;
 @@
 - w@p(R, U)
-+ __blk_end_request(R, e, b)
++ nf(R, e, b)
 
 // end_that_request_last alone (no data completion in its function).
 @snaplo depends on has_legacy && (patch)@
@@ -348,17 +358,20 @@ R << lo.R;
 U << lo.U;
 e;
 b;
+nf;
 @@
 coccinelle.e = cocci.make_expr(E_of(orig_key(p, "end_that_request_last"), U))
 coccinelle.b = cocci.make_expr("blk_rq_bytes(%s)" % norm(R))
+coccinelle.nf = cocci.make_ident(single_newfn(orig_key(p, "end_that_request_last")))
 
 @depends on has_legacy && (patch)@
 expression lo.R, lo.U;
 position lo.p;
 expression lov.e, lov.b;
+identifier lov.nf;
 @@
 - end_that_request_last@p(R, U)
-+ __blk_end_request(R, e, b)
++ nf(R, e, b)
 
 // A converted uptodate variable now holds an error value: call it error.
 @rn1 depends on has_legacy && (patch)@

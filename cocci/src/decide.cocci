@@ -49,6 +49,10 @@ __typeof__ NULL true false""".split())
 RQFN = {}        # file -> request_fn names given to blk_init_queue
 QLOCK = {}       # file -> lock expressions given to blk_init_queue
 EU = set()       # call keys reachable from function entry without the lock
+EU0 = set()      # ... without any lock or unlock of the queue lock
+LOCKV = {}       # (key, depth) -> {lock state: [paths]} (guards.cocci)
+VG = {}          # file -> its version guard structure (guards.cocci)
+ASYNC_TXT = {}   # file -> {function: how it runs without the queue lock}
 AU = set()       # call keys reachable from an unlock without a relock
 AL = set()       # call keys reachable from a lock without an unlock
 CALLS = {}       # (file, callee) -> [call keys]
@@ -146,13 +150,24 @@ def is_simple(toks):
     return True
 
 
+# The block layer's request tests and accessors of 2.6.24 (macros or inline
+# functions that only read): a call of one has no side effects.
+PURE_CALLS = set("""blk_fs_request blk_pc_request blk_special_request blk_sense_request
+blk_pm_request blk_pm_suspend_request blk_pm_resume_request blk_barrier_rq blk_fua_rq
+blk_sorted_rq blk_failfast_rq blk_rq_started blk_rq_tagged blk_bidi_rq blk_discard_rq
+rq_data_dir rq_is_sync blk_rq_bytes blk_rq_cur_bytes likely unlikely""".split())
+# those that are 0 or 1
+PRED_CALLS = set("""blk_fs_request blk_pc_request blk_special_request blk_sense_request
+blk_pm_request blk_pm_suspend_request blk_pm_resume_request""".split())
+
+
 def has_side_effects(s):
     toks = tokens(s)
     for i, t in enumerate(toks):
         if t in ("++", "--", "=", "+=", "-=", "*=", "/=", "|=", "&=", "^=", "<<=", ">>="):
             return True
         if t == "(" and i > 0 and re.match(r"^[A-Za-z_]\w*$", toks[i - 1]) \
-                and toks[i - 1] not in C_KEYWORDS:
+                and toks[i - 1] not in C_KEYWORDS and toks[i - 1] not in PURE_CALLS:
             return True
     return False
 
@@ -178,10 +193,26 @@ def bool_valued(toks):
         return False
     if any(t in ("==", "!=", "<", ">", "<=", ">=") for t in top):
         return True
+    if len(toks) > 2 and toks[0] in PRED_CALLS and toks[1] == "(" and \
+            match_paren(toks, 1) == len(toks) - 1 and not has_side_effects("".join(toks[2:-1])):
+        return True
     if toks and toks[0] == "!" and is_simple(toks[1:]) or \
             (toks and toks[0] == "!" and toks[1:2] == ["("] and strip_parens(toks[1:]) != toks[1:]):
         return True
     return False
+
+
+def match_paren(toks, i):
+    """Index of the ) closing the ( at toks[i], or -1."""
+    depth = 0
+    for j in range(i, len(toks)):
+        if toks[j] == "(":
+            depth += 1
+        elif toks[j] == ")":
+            depth -= 1
+            if depth == 0:
+                return j
+    return -1
 
 
 def split_ternary(toks):
@@ -784,6 +815,12 @@ def decide_pair_uncached(k1):
         if why:
             return ("report", why)
     k2 = pr["k2"]
+    h = vg_hold(k1) or vg_hold(k2)
+    if h:
+        return ("report", h[1])
+    for k0, kl in PARTIAL.items():
+        if kl == k1 and partial_error_differs(k0):
+            return ("report", "the data completion at line %d before this loop is left (%s): this loop and its final step stay with it" % (k0[1], partial_error_differs(k0)))
     ar = AROUND.get(k2)
     hi = (f, k2[1], k2[2])
     lo = pr["wstart"]
@@ -795,6 +832,12 @@ def decide_pair_uncached(k1):
         re.search(r"\bspin_(un)?lock", s["text"]) for s in window(lo, hi, f, func))
     if contract:
         pr["contract"] = True
+    if ar is None and not held(k1):
+        m = lock_mixed_reason(k2, "end_that_request_last")
+        if m:
+            return ("report", m)
+        if contract and lock_fixed(k2):
+            pr["unheld"] = lock_fixed(k2)
     if held(k1) or contract:
         if ar is not None:
             return ("report", "the queue lock is taken around end_that_request_last although it is already held at the data completion")
@@ -1013,15 +1056,38 @@ def decide_partial(k0):
     lg = LEGACY[k0]
     if k1 is None or k1 not in PAIRS:
         return ("report", None)
+    if partial_error_differs(k0):
+        return ("report", partial_error_differs(k0))
     if not converted_pair(k1) or pair_action(k1) != "held":
         return ("report", "the loop at line %d that ends this request is not converted: convert both by hand" % k1[1])
     if norm(lg["R"]) != norm(PAIRS[k1]["R"]) or not is_rq_expr(lg["R"]):
         return ("report", "the loop at line %d ends another request expression" % k1[1])
     if not held(k0):
         return ("report", "the queue lock is not provably held here (the loop at line %d runs under it): decide __blk_end_request or blk_end_request" % k1[1])
+    if partial_error_differs(k0):
+        return ("report", partial_error_differs(k0))
+    h = vg_hold(k0)
+    if h:
+        return ("report", h[1])
     if err_value(lg["U"]) is None:
         return ("report", "the uptodate value '%s' has side effects and cannot be turned into an error value exactly" % one_line(lg["U"]))
     return ("convert", None)
+
+
+def partial_error_differs(k0):
+    """X = chunk(rq, u, n) before a loop whose final step passes another
+    uptodate: when this call completes the request's last bytes, the old code
+    went on to end_that_request_last with that other value (the loop not
+    entered); the new call ends the request here, with E(u)."""
+    k1 = PARTIAL.get(k0)
+    if k1 is None or k1 not in PAIRS:
+        return None
+    lg, pr = LEGACY[k0], PAIRS[k1]
+    e, e2 = err_value(lg["U"]), err_value(pr["U2"])
+    if e is None or e2 is None or norm(e) == norm(e2):
+        return None
+    return "when this call completes the request's last bytes it ends the request with error %s, where the old code went on to end_that_request_last(%s, %s) at line %d (end_io error %s): no 2.6.25 call completes these bytes and ends the request with the other error; decide which error the request ends with" % (
+        e, one_line(pr["R"]), one_line(pr["U2"]), pr["k2"][1], e2)
 
 
 def decide_leftover(k1):
@@ -1054,6 +1120,9 @@ def decide_leftover(k1):
         return ("report", "the lock taken around end_that_request_last (%s) is not provably the queue lock" % one_line(lo["L"]))
     if not unlocked(k1):
         return ("report", "the queue lock may be held at the data completion: blk_end_request would take it again")
+    h = vg_hold(k1) or vg_hold(lo["k2"]) or vg_hold(lo["k3"])
+    if h:
+        return ("report", h[1])
     return ("convert", None)
 
 
@@ -1083,6 +1152,8 @@ def converted_shape(k1):
 
 def pair_newfn(k1):
     a = pair_action(k1)
+    if a == "held" and PAIRS[k1].get("unheld"):
+        return "blk_end_request"
     return {"held": "__blk_end_request", "around": "blk_end_request",
             "callback": "blk_end_request_callback"}[a]
 
@@ -1095,7 +1166,20 @@ def decide_wrapper(k):
         return ("report", "the request expression '%s' is not a plain variable or field: it would be evaluated more than once" % one_line(lg["R"]))
     if err_value(lg["U"]) is None:
         return ("report", "the uptodate value '%s' has side effects and cannot be turned into an error value exactly" % one_line(lg["U"]))
+    h = vg_hold(k)
+    if h:
+        return ("report", h[1])
+    m = lock_mixed_reason(k, lg["name"])
+    if m:
+        return ("report", m)
     return ("convert", None)
+
+
+def single_newfn(k):
+    """The new call of a converted end_request-family or last-only call:
+    blk_end_request where the queue lock is provably not held on any path
+    (the old call's race is fixed), else __blk_end_request."""
+    return "blk_end_request" if lock_fixed(k) else "__blk_end_request"
 
 
 def decide_last_only(k):
@@ -1123,6 +1207,12 @@ def decide_last_only1(k):
     calls = [i + 1 for i, l in enumerate(file_text(f).split("\n"))
              if re.search(r"\bbio_endio\s*\(", l) and
              not re.match(r"\s*(extern\s+)?void\s+bio_endio\b", l)]
+    h = vg_hold(k)
+    if h:
+        return ("report", h[1])
+    m = lock_mixed_reason(k, "end_that_request_last")
+    if m:
+        return ("report", m)
     if calls:
         return ("report", "this driver ends bios itself (bio_endio at line %d of this file) without advancing the request: blk_rq_bytes(rq) would complete them a second time and 0 bytes would leave the request pending; decide whether to drop the driver's own bio completion and pass blk_rq_bytes(rq)" % calls[0])
     return ("convert", None)
@@ -1448,11 +1538,12 @@ def reset_for(f):
         return
     CURFILE[0] = f
     for d in (RQFN, QLOCK, CALLS, FUNC_OF, LEGACY, PAIRS, P2, AROUND, STMTS, ASYNC, LOCKID, PARTIAL, LEFTOVER,
-              LOCALS, VARS, DECISION, SNAP, CALLEE, PLAN, INTEREST_CACHE, FAILED):
+              LOCALS, VARS, DECISION, SNAP, CALLEE, PLAN, INTEREST_CACHE, FAILED,
+              LOCKV, VG, ASYNC_TXT):
         d.clear()
     for d in (FIELDS, RQARGS, GONE):
         d.clear()
-    for s in (EU, AU, AL, NONCALL, PARAMS, FUNCS_SEEN, ERROR_USED, FINAL, NONFS):
+    for s in (EU, EU0, AU, AL, NONCALL, PARAMS, FUNCS_SEEN, ERROR_USED, FINAL, NONFS):
         s.clear()
     seed_from_facts(f)
 

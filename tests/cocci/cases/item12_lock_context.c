@@ -20,7 +20,7 @@ void lc_end_unknown(struct request *rq)
 }
 EXPORT_SYMBOL(lc_end_unknown);
 
-/* The lock is dropped before: converted, preexisting_lock_bug. */
+/* The lock is dropped before: blk_end_request, old_lock_bug_fixed. */
 static void lc_dropped(struct request_queue *q, struct request *rq)
 {
 	spin_unlock_irq(q->queue_lock);

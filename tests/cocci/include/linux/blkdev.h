@@ -23,6 +23,7 @@
 #define BUG() __builtin_trap()
 #define min(a, b) ((a) < (b) ? (a) : (b))
 #define DEFINE_SPINLOCK(x) spinlock_t x
+#define unlikely(x) __builtin_expect(!!(x), 0)
 #define IRQ_HANDLED 1
 
 typedef unsigned long sector_t;
@@ -65,6 +66,15 @@ struct work_struct {
 };
 
 typedef void (request_fn_proc)(struct request_queue *q);
+typedef irqreturn_t (irq_handler_t)(int irq, void *data);
+
+/* the version of this test header's kernel, for the version-guard cases */
+#define KERNEL_VERSION(a, b, c) (((a) << 16) + ((b) << 8) + (c))
+#define LINUX_VERSION_CODE KERNEL_VERSION(2, 6, 24)
+
+int request_irq(unsigned int irq, irq_handler_t *handler, unsigned long flags,
+		const char *name, void *data);
+#define INIT_WORK(w, f) ((w)->func = (f))
 typedef int (rq_end_io_callback)(struct request *rq);
 
 int printk(const char *fmt, ...);
@@ -81,6 +91,7 @@ void blkdev_dequeue_request(struct request *rq);
 void add_disk_randomness(struct gendisk *disk);
 void blk_queue_end_tag(struct request_queue *q, struct request *rq);
 int blk_fs_request(struct request *rq);
+int rq_data_dir(struct request *rq);
 int blk_pc_request(struct request *rq);
 void blk_start_queue(struct request_queue *q);
 void blk_stop_queue(struct request_queue *q);
@@ -100,7 +111,12 @@ unsigned int blk_rq_cur_bytes(struct request *rq);
 /* 2.6.24 */
 int end_that_request_first(struct request *rq, int uptodate, int nr_sectors);
 int end_that_request_chunk(struct request *rq, int uptodate, int nr_bytes);
+#ifdef BLKMIG_TEST_ONE_ARG_LAST
+/* a case that keeps the one-argument form of kernels before 2.6.16 */
+void end_that_request_last(struct request *rq, ...);
+#else
 void end_that_request_last(struct request *rq, int uptodate);
+#endif
 void end_request(struct request *rq, int uptodate);
 void end_queued_request(struct request *rq, int uptodate);
 void end_dequeued_request(struct request *rq, int uptodate);
