@@ -3977,10 +3977,12 @@ def site_decision0(k):
             return (False, "last-only", "%send_that_request_last(%s) with one argument, the form of kernels before 2.6.16 (no uptodate): a final step; with the data completion before it this is one 2.6.25 call, but that call gives end_io an error where this one gave none: decide the error, then convert both by hand" % (d, r))
         return (False, "unknown", "not analysed")
     n = lg["name"]
-    if vg_blocks(k):
-        k1 = P2.get(k, k)
+    k1 = P2.get(k, k)
+    if not in_macro and k1 in PAIRS:
         o = PAIRS[k1]["k2"] if k1 == k else k1
-        return (False, (vg_hold(o) or ("multi_version", ""))[0], "paired with line %d: %s" % (o[1], (vg_hold(o) or ("", ""))[1]))
+        h2 = vg_hold(o)
+        if h2:
+            return (False, h2[0], "paired with line %d: %s" % (o[1], h2[1]))
     if lg.get("macro"):
         return (False, "macro", "%s inside a macro definition: convert the macro by hand" % n)
     for k1, lo in LEFTOVER.items():

@@ -9,6 +9,9 @@ static DEFINE_SPINLOCK(mv_lock);
 #define MV_OLD_QUEUE 1
 #endif
 
+/* a macro body keeps its own reason (it names the macro) */
+#define MV_END_LAST(rq, u) end_that_request_last(rq, u)
+
 static void mv_request(struct request_queue *q)
 {
 	struct request *rq;
