@@ -906,7 +906,11 @@ static void reconcile(struct mig *m, bool *used_post)
 			if (used_post[j] || post_cand[j] != c || !c->spatched)
 				continue;
 			pkey = site_key(p, c->spatched, c->spatched_len);
-			same = !strcmp(key, pkey);
+			/* the same text and the same place: two calls of one function can read
+			 * alike (mmc's chunks), so the copy's line must stand where this one is */
+			same = !strcmp(key, pkey) &&
+			       origin_line(c->spatched, c->spatched_len, c->orig_data, c->orig_len,
+					   p->line) == s->line;
 			free(pkey);
 			if (same)
 				break;
