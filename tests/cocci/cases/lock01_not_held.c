@@ -25,20 +25,20 @@ static void nh_work_fn(struct work_struct *w)
 }
 
 /* a helper every caller of which runs without the lock */
-static void nh_finish(struct request *rq, int uptodate)
+static void nh_finish(struct request *rq)
 {
-	end_dequeued_request(rq, uptodate);
+	end_dequeued_request(rq, 1);
 }
 
 static irqreturn_t nh_irq2(int irq, void *data)
 {
-	nh_finish(nh_current, 1);
+	nh_finish(nh_current);
 	return IRQ_HANDLED;
 }
 
 static void nh_work_fn2(struct work_struct *w)
 {
-	nh_finish(nh_current, 0);
+	nh_finish(nh_current);
 }
 
 static void nh_request(struct request_queue *q)
