@@ -32,6 +32,7 @@ char *bm_blank_comments(const char *s, size_t len);
 
 /* Lock state at a program point.  ENTRY: whatever holds on function entry. */
 enum lk { LK_BOTTOM = 0, LK_HELD, LK_NOT, LK_ENTRY, LK_UNKNOWN };
+enum { LK_MAY_HELD = 1, LK_MAY_NOT = 2, LK_MAY_UNKNOWN = 4 };
 
 struct tunit {
 	size_t file_index; /* into run->files */
@@ -91,6 +92,10 @@ struct func {
 	char *addr_evidence;
 	enum lk entry;
 	char *entry_evidence;
+	/* the entry states some chain of callers brings (callgraph.c): LK_MAY_* bits,
+	 * and the caller each of held / not held first came from (-1: the role) */
+	unsigned may_entry;
+	long held_via, not_via;
 	int nparams;
 	char **param_usr;
 	char **param_name;
@@ -219,6 +224,9 @@ void callgraph_resolve(struct ctx *cx);
 /* state at node n of f, with ENTRY resolved; evidence into *ev */
 enum bm_lock_state lock_at(struct ctx *cx, struct func *f, int n, struct bm_strlist *ev);
 /* callers of f without the queue lock (named in *where), -1 if unknown */
+/* "do_fd_request -> start_request -> f": a chain of callers that brings f the lock held
+ * (held != 0) or not held, from the function whose role decides it (owned) */
+char *lock_entry_path(struct ctx *cx, struct func *f, bool held);
 int lock_callers_not_held(struct ctx *cx, struct func *f, struct bm_strlist *where,
 			  struct bm_strlist *held);
 /* the first lock call of any lock spelled in [a, b) of f, or NULL */

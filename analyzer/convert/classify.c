@@ -625,6 +625,22 @@ static const char *contract_variant(struct ctx *cx, struct func *f, size_t si, i
 		s->lock = BM_LOCK_NOT_HELD;
 		return "blk_end_request";
 	}
+	if (f->nodes[n].lock == LK_ENTRY && (f->may_entry & LK_MAY_HELD) &&
+	    (f->may_entry & LK_MAY_NOT)) {
+		/* held from one chain of callers, not from another, beyond the direct
+		 * callers (their own entry was only "unknown": they disagree) */
+		char *hp = lock_entry_path(cx, f, true), *np = lock_entry_path(cx, f, false);
+
+		site_manual(cx, si, "lock_mixed",
+			    "%s() runs with the queue lock held when called as %s, and without "
+			    "it as %s: no one 2.6.25 call is right on both paths; decide whether "
+			    "to take the lock on the second (then __blk_end_request) or to "
+			    "release it on the first (then blk_end_request)",
+			    f->name, hp, np);
+		free(hp);
+		free(np);
+		return NULL;
+	}
 	if (f->nodes[n].lock == LK_ENTRY &&
 	    ((nnot = lock_callers_not_held(cx, f, &callers, &held)) > 0 || (held.n && callers.n))) {
 		if (held.n) {

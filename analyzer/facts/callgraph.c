@@ -26,6 +26,92 @@ static enum lk call_state(struct ctx *cx, struct call *c)
 	return v == LK_ENTRY ? caller->entry : v;
 }
 
+/*
+ * The entry states each function may see, over every chain of callers (a may
+ * analysis beside the must analysis of f->entry): held from one chain and not
+ * held from another is a function no single 2.6.25 variant fits, even when
+ * f->entry says only "unknown" (the callers disagree).
+ */
+static void may_entry_resolve(struct ctx *cx)
+{
+	bool changed = true;
+
+	for (size_t i = 0; i < cx->nfuncs; i++) {
+		struct func *f = &cx->funcs[i];
+
+		f->may_entry = f->role == ROLE_REQUEST_FN	  ? LK_MAY_HELD
+			       : f->role == ROLE_ASYNC		  ? LK_MAY_NOT
+			       : f->addr_taken && !f->via_members ? LK_MAY_UNKNOWN
+								  : 0;
+		f->held_via = f->not_via = -1;
+	}
+	for (int iter = 0; changed && iter < 1000; iter++) {
+		changed = false;
+		for (size_t k = 0; k < cx->ncalls + cx->nmcalls; k++) {
+			struct call *c =
+			    k < cx->ncalls ? &cx->calls[k] : &cx->mcalls[k - cx->ncalls];
+			struct func *caller, *g;
+			enum lk v;
+			unsigned bits, add;
+
+			if (c->callee < 0 || (k >= cx->ncalls && !cx->funcs[c->callee].via_members))
+				continue;
+			caller = &cx->funcs[c->func];
+			g = &cx->funcs[c->callee];
+			if (g->role != ROLE_NONE)
+				continue;
+			v = caller->nodes[c->node].lock;
+			bits = v == LK_HELD	 ? LK_MAY_HELD
+			       : v == LK_NOT	 ? LK_MAY_NOT
+			       : v == LK_ENTRY	 ? caller->may_entry
+			       : v == LK_UNKNOWN ? LK_MAY_UNKNOWN
+						 : 0;
+			add = bits & ~g->may_entry;
+			if (!add)
+				continue;
+			if ((add & LK_MAY_HELD) && g->held_via < 0)
+				g->held_via = c->func;
+			if ((add & LK_MAY_NOT) && g->not_via < 0)
+				g->not_via = c->func;
+			g->may_entry |= add;
+			changed = true;
+		}
+	}
+	for (size_t i = 0; i < cx->nfuncs; i++)
+		if (!cx->funcs[i].may_entry)
+			cx->funcs[i].may_entry = LK_MAY_UNKNOWN; /* no caller in the run */
+}
+
+char *lock_entry_path(struct ctx *cx, struct func *f, bool held)
+{
+	struct sbuf b = {0};
+	struct func *g = f;
+
+	sbuf_add(&b, f->name);
+	for (int depth = 0; depth < 12; depth++) {
+		long via = held ? g->held_via : g->not_via;
+
+		if (via < 0)
+			break;
+		g = &cx->funcs[via];
+		{
+			char *t = xasprintf("%s -> %s", g->name, b.s);
+
+			free(b.s);
+			b.s = t;
+			b.len = strlen(t);
+			b.cap = b.len + 1;
+		}
+	}
+	if (g->role_evidence) {
+		char *t = xasprintf("%s (%s)", b.s, g->role_evidence);
+
+		free(b.s);
+		return t;
+	}
+	return sbuf_take(&b);
+}
+
 void callgraph_resolve(struct ctx *cx)
 {
 	bool changed = true;
@@ -74,6 +160,7 @@ void callgraph_resolve(struct ctx *cx)
 		}
 	}
 	free(next);
+	may_entry_resolve(cx);
 	/* each function's calls in order, chained by callee (cx->callee_head): the
 	 * evidence and lock_callers_not_held walk a function's callers, not every call */
 	size_t nall = cx->ncalls + cx->nmcalls;

@@ -241,8 +241,8 @@ static void test_lock(void)
 	/* held from l_request, not from l_irq: no one variant, both paths named */
 	check(s && s->verdict == BM_MANUAL && s->reason_code &&
 		  !strcmp(s->reason_code, "lock_mixed") && s->reason_text &&
-		  strstr(s->reason_text, "held from l_request") &&
-		  strstr(s->reason_text, "without it from l_irq"),
+		  strstr(s->reason_text, "held when called as l_request -> l_from_both") &&
+		  strstr(s->reason_text, "without it as l_irq -> l_from_both"),
 	      "lock-callers-disagree", "verdict %s reason %s: %s", s ? (s->verdict == BM_AUTO ? "auto" : "manual") : "-",
 	      s && s->reason_code ? s->reason_code : "-", s && s->reason_text ? s->reason_text : "-");
 	s = site_in(&run, "l_irq", "end_request");
