@@ -45,7 +45,7 @@ static int lc_init(void)
 /*
  * check-exit: 1
  * check-brief-start
- * lock_chain.c:18:2 lc_act end_request manual end_request lock=unknown uptodate=constant reason=lock_mixed
+ * lock_chain.c:17:2 lc_act end_request manual end_request lock=unknown uptodate=constant reason=lock_mixed
  * check-brief-end
  * check-text-start
  * lc_act() runs with the queue lock held when called as lc_request -> lc_start -> lc_act
