@@ -628,7 +628,8 @@ static const char *contract_variant(struct ctx *cx, struct func *f, size_t si, i
 	if (f->nodes[n].lock == LK_ENTRY && (f->may_entry & LK_MAY_HELD) &&
 	    (f->may_entry & LK_MAY_NOT)) {
 		/* held from one chain of callers, not from another, beyond the direct
-		 * callers (their own entry was only "unknown": they disagree) */
+		 * callers (their own entry was only "unknown": they disagree); chains
+		 * through the driver's own static functions only (callgraph.c) */
 		char *hp = lock_entry_path(cx, f, true), *np = lock_entry_path(cx, f, false);
 
 		site_manual(cx, si, "lock_mixed",

@@ -58,7 +58,9 @@ static void may_entry_resolve(struct ctx *cx)
 				continue;
 			caller = &cx->funcs[c->func];
 			g = &cx->funcs[c->callee];
-			if (g->role != ROLE_NONE)
+			/* an exported function has a contract: a caller that breaks it is that
+			 * caller's bug, not a path of the function's own */
+			if (g->role != ROLE_NONE || !g->is_static)
 				continue;
 			v = caller->nodes[c->node].lock;
 			bits = v == LK_HELD	 ? LK_MAY_HELD
