@@ -125,9 +125,31 @@ def collapse(s):
     return re.sub(r'\s+', ' ', s).strip()
 
 
+GUARD = '#if LINUX_VERSION_CODE >= KERNEL_VERSION(2,6,25)'
+
+
+def guarded(conv_lines, j):
+    """the new branch of the version guard a tool wrote around CONV's line j (0-based) when
+    j stands in its #else (the old lines kept for older kernels), else None"""
+    k = j
+    while k > 0 and conv_lines[k - 1].strip() not in ('#else', '#endif') \
+            and conv_lines[k - 1].rstrip('\n') != GUARD:
+        k -= 1
+    if k == 0 or conv_lines[k - 1].strip() != '#else':
+        return None
+    e = k - 1
+    i = e
+    while i > 0 and conv_lines[i - 1].rstrip('\n') != GUARD:
+        if conv_lines[i - 1].strip() in ('#else', '#endif'):
+            return None
+        i -= 1
+    return None if i == 0 else collapse(''.join(conv_lines[i:e]))
+
+
 def new_code(orig_lines, conv_lines):
     """for each line number of ORIG: None if it is unchanged in CONV, else (first line of
-    its change, the text that replaced the change)."""
+    its change, the text that replaced the change); an unchanged line in the #else of a
+    version guard the tool wrote gives ('guard', the guard's new lines)."""
     sm = difflib.SequenceMatcher(None, orig_lines, conv_lines, autojunk=False)
     res = {}
     for tag, i1, i2, j1, j2 in sm.get_opcodes():
@@ -135,6 +157,11 @@ def new_code(orig_lines, conv_lines):
             txt = collapse(''.join(conv_lines[j1:j2]))
             for i in range(i1, i2):
                 res[i + 1] = (i1 + 1, txt)
+        elif tag == 'equal':
+            for i in range(i1, i2):
+                g = guarded(conv_lines, j1 + i - i1)
+                if g is not None:
+                    res[i + 1] = ('guard', g)
     return res
 
 
@@ -175,7 +202,9 @@ def table(tool, orig, conv, report, base):
             changes[f] = new_code(a, b)
         ch = changes[f].get(l)
         if verdict == 'auto':
-            if ch is None:
+            if ch is not None and ch[0] == 'guard':
+                now = 'GUARDED (#if >= 2.6.25): ' + ch[1]
+            elif ch is None:
                 now = 'UNCHANGED (the call is still there)'
             elif (f, ch[0]) in seen:
                 now = '(folded into the change at line %d)' % seen[(f, ch[0])]
@@ -183,7 +212,8 @@ def table(tool, orig, conv, report, base):
                 now = ch[1] or '(removed)'
                 seen[(f, ch[0])] = l
         else:
-            now = ('CHANGED: ' + (ch[1] or '(removed)') + ' | ' if ch else '') + (reason or 'NO REASON')
+            now = ('CHANGED: ' + (ch[1] or '(removed)') + ' | ' if ch and ch[0] != 'guard'
+                   else '') + (reason or 'NO REASON')
         rows.append('%s:%d\t%s\t%s\t%s\t%s' % (f, l, fn, call, verdict, now))
     return rows
 
