@@ -697,7 +697,9 @@ static void lost_calls(struct ctx *cx)
 		const char *s = t->clean;
 		size_t len = t->len, n = 0, *starts = NULL, cap = 0;
 
-		if (!t->tu || !s)
+		/* (a unit past --timeout has no functions built: budget.c says so of
+		 * the functions it names, not "code the parse does not have") */
+		if (!t->tu || !s || t->over_time)
 			continue;
 		for (size_t k = 0; k < cx->ncalls; k++) {
 			struct func *f = &cx->funcs[cx->calls[k].func];

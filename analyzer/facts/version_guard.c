@@ -1210,11 +1210,9 @@ static void guard_note(struct ctx *cx, const struct bm_vguard *g, size_t si)
 
 	for (size_t i = 0; i < n && i < 8; i++)
 		sbuf_printf(&b, "%s%u", i ? ", " : "", lines[i]);
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < 2 && (!k || p >= 0); k++) {
 		struct bm_site *s = &cx->run->sites[k ? (size_t)p : si];
 
-		if (k && p < 0)
-			break;
 		strlist_push_owned(
 		    &s->lock_evidence,
 		    xasprintf("version_guarded: this file also builds for kernels before 2.6.25 "
