@@ -29,6 +29,9 @@
  * @rerun: a request was queued or the queue restarted while @request_fn
  *	   ran (with the lock dropped, or from inside it): run it again when
  *	   it returns, as the old kernels deferred to kblockd; under @lock
+ * @prep: called for each request as blk-mq dispatches it, before it is
+ *	  queued; false: it ended the request itself (NULL: none)
+ * @owner: the legacy view's queue built on this one (NULL: none)
  */
 struct blkcompat_queue {
 	struct blk_mq_tag_set set;
@@ -39,6 +42,8 @@ struct blkcompat_queue {
 	bool stopped;
 	bool in_request_fn;
 	bool rerun;
+	bool (*prep)(struct request *rq);
+	void *owner;
 };
 
 static inline struct blkcompat_queue *
@@ -71,6 +76,14 @@ static inline int blkcompat_uptodate_to_error(int uptodate)
 		return 0;
 	return uptodate ? uptodate : -EIO;
 }
+
+struct blkcompat_queue *blkcompat_init_queue(request_fn_proc *rfn,
+					     spinlock_t *lock,
+					     unsigned int cmd_size,
+					     bool (*prep)(struct request *rq));
+void blkcompat_free_queue(struct blkcompat_queue *bq);
+/* run the request_fn for what is pending, unless stopped; @bq->lock held */
+void blkcompat_run_locked(struct blkcompat_queue *bq);
 
 bool blkcompat_update(struct request *rq, int error, unsigned int nr_bytes);
 void blkcompat_finish(struct blkcompat_queue *bq, struct request *rq,

@@ -25,7 +25,7 @@
  * still runs; they only note that, and the request_fn is run again when
  * it returns, so no request is left behind on the pending list.
  */
-static void blkcompat_run_locked(struct blkcompat_queue *bq)
+void blkcompat_run_locked(struct blkcompat_queue *bq)
 {
 	if (bq->in_request_fn) {
 		bq->rerun = true;
@@ -49,6 +49,8 @@ static blk_status_t blkcompat_queue_rq(struct blk_mq_hw_ctx *hctx,
 	unsigned long flags;
 
 	blk_mq_start_request(rq);
+	if (bq->prep && !bq->prep(rq))
+		return BLK_STS_OK;
 	spin_lock_irqsave(bq->lock, flags);
 	list_add_tail(&rq->queuelist, &bq->pending);
 	blkcompat_run_locked(bq);
@@ -59,6 +61,56 @@ static blk_status_t blkcompat_queue_rq(struct blk_mq_hw_ctx *hctx,
 static const struct blk_mq_ops blkcompat_mq_ops = {
 	.queue_rq	= blkcompat_queue_rq,
 };
+
+/*
+ * The legacy queue of blk_init_queue() and of the legacy view: @cmd_size
+ * bytes of payload per request and @prep, run at dispatch, are the
+ * view's (0 and NULL for blk_init_queue()).
+ */
+struct blkcompat_queue *blkcompat_init_queue(request_fn_proc *rfn,
+					     spinlock_t *lock,
+					     unsigned int cmd_size,
+					     bool (*prep)(struct request *rq))
+{
+	struct blkcompat_queue *bq;
+	struct request_queue *q;
+
+	if (WARN_ON(!rfn || !lock))
+		return NULL;
+	bq = kzalloc(sizeof(*bq), GFP_KERNEL);
+	if (!bq)
+		return NULL;
+	bq->lock = lock;
+	bq->request_fn = rfn;
+	bq->prep = prep;
+	INIT_LIST_HEAD(&bq->pending);
+
+	bq->set.ops = &blkcompat_mq_ops;
+	bq->set.nr_hw_queues = 1;
+	bq->set.queue_depth = BLKCOMPAT_QUEUE_DEPTH;
+	bq->set.numa_node = NUMA_NO_NODE;
+	bq->set.cmd_size = cmd_size;
+	/*
+	 * Merge as the old queues did, but start without an I/O scheduler
+	 * (like null_blk and brd): the request_fn drivers this serves are
+	 * mostly memory-like, and sysfs can still select one.
+	 */
+	bq->set.flags = BLK_MQ_F_SHOULD_MERGE | BLK_MQ_F_NO_SCHED_BY_DEFAULT;
+	if (blk_mq_alloc_tag_set(&bq->set))
+		goto free_bq;
+
+	q = blkcompat_mq_alloc_queue(&bq->set);
+	if (IS_ERR(q))
+		goto free_set;
+	bq->q = q;
+	return bq;
+
+free_set:
+	blk_mq_free_tag_set(&bq->set);
+free_bq:
+	kfree(bq);
+	return NULL;
+}
 
 /**
  * blk_init_queue - create a legacy request queue
@@ -73,42 +125,9 @@ static const struct blk_mq_ops blkcompat_mq_ops = {
  */
 struct request_queue *blk_init_queue(request_fn_proc *rfn, spinlock_t *lock)
 {
-	struct blkcompat_queue *bq;
-	struct request_queue *q;
+	struct blkcompat_queue *bq = blkcompat_init_queue(rfn, lock, 0, NULL);
 
-	if (WARN_ON(!rfn || !lock))
-		return NULL;
-	bq = kzalloc(sizeof(*bq), GFP_KERNEL);
-	if (!bq)
-		return NULL;
-	bq->lock = lock;
-	bq->request_fn = rfn;
-	INIT_LIST_HEAD(&bq->pending);
-
-	bq->set.ops = &blkcompat_mq_ops;
-	bq->set.nr_hw_queues = 1;
-	bq->set.queue_depth = BLKCOMPAT_QUEUE_DEPTH;
-	bq->set.numa_node = NUMA_NO_NODE;
-	/*
-	 * Merge as the old queues did, but start without an I/O scheduler
-	 * (like null_blk and brd): the request_fn drivers this serves are
-	 * mostly memory-like, and sysfs can still select one.
-	 */
-	bq->set.flags = BLK_MQ_F_SHOULD_MERGE | BLK_MQ_F_NO_SCHED_BY_DEFAULT;
-	if (blk_mq_alloc_tag_set(&bq->set))
-		goto free_bq;
-
-	q = blkcompat_mq_alloc_queue(&bq->set);
-	if (IS_ERR(q))
-		goto free_set;
-	bq->q = q;
-	return q;
-
-free_set:
-	blk_mq_free_tag_set(&bq->set);
-free_bq:
-	kfree(bq);
-	return NULL;
+	return bq ? bq->q : NULL;
 }
 EXPORT_SYMBOL_NS_GPL(blk_init_queue, BLKCOMPAT);
 
@@ -138,6 +157,16 @@ struct gendisk *blkcompat_alloc_disk(struct request_queue *q, int minors)
 }
 EXPORT_SYMBOL_NS_GPL(blkcompat_alloc_disk, BLKCOMPAT);
 
+/* Release a legacy queue: its first blk-mq queue, the tag set, itself. */
+void blkcompat_free_queue(struct blkcompat_queue *bq)
+{
+	WARN_ON_ONCE(!list_empty(&bq->pending));
+	blk_mq_destroy_queue(bq->q);
+	blk_put_queue(bq->q);
+	blk_mq_free_tag_set(&bq->set);
+	kfree(bq);
+}
+
 /**
  * blk_cleanup_queue - release a queue made by blk_init_queue()
  * @q: the queue
@@ -149,13 +178,7 @@ EXPORT_SYMBOL_NS_GPL(blkcompat_alloc_disk, BLKCOMPAT);
  */
 void blk_cleanup_queue(struct request_queue *q)
 {
-	struct blkcompat_queue *bq = blkcompat_queue_of(q);
-
-	WARN_ON_ONCE(!list_empty(&bq->pending));
-	blk_mq_destroy_queue(q);
-	blk_put_queue(q);
-	blk_mq_free_tag_set(&bq->set);
-	kfree(bq);
+	blkcompat_free_queue(blkcompat_queue_of(q));
 }
 EXPORT_SYMBOL_NS_GPL(blk_cleanup_queue, BLKCOMPAT);
 

@@ -29,7 +29,8 @@ SHIM_KBUILD       := $(KBUILD_DIR)/shims
 BLKCOMPAT_KO      := $(MODULES_DIR)/blkcompat.ko
 BLKCOMPAT_SYMVERS := $(SHIM_KBUILD)/Module.symvers
 SHIM_FILES        := $(SHIM_DIR)/Kbuild $(wildcard $(SHIM_DIR)/*.[ch])
-SHIM_SOURCES      := $(SHIM_FILES) $(wildcard $(SHIM_INCLUDE)/*/*.h)
+SHIM_HEADERS      := $(wildcard $(SHIM_INCLUDE)/*/*.h $(SHIM_INCLUDE)/*/*/*.h)
+SHIM_SOURCES      := $(SHIM_FILES) $(SHIM_HEADERS)
 
 # kbuild_module DIR[,lenient]: build the modules in DIR, log in DIR/build.log.
 # A compiler warning fails the build, except with "lenient" (the converted
@@ -74,6 +75,8 @@ kernel-doc-shims:
 
 # The kernel self-test module for the shim lives with the target tests.
 include $(TOP)/tests/target/kmod/kmod.mk
+# Real drivers of the 2.6.24 tree on the legacy view, also with the target tests.
+include $(TOP)/tests/target/realdrv/realdrv.mk
 
 # The shim's own test suite: static checks on every target kernel, `make install`
 # without a kernel, `dkms build` of both packages for every kernel, one QEMU TCG boot.
@@ -89,7 +92,7 @@ check-shim: modules-kernels
 # no module: that is `make modules`, or DKMS on the target machine.
 USRSRC           ?= $(if $(filter /usr /usr/local,$(PREFIX)),/usr/src,$(PREFIX)/src)
 SHIM_DIST_FILES  := $(SHIM_DIR)/dkms.conf $(SHIM_FILES)
-SHIM_DIST_HEADERS = $(patsubst $(SHIM_DIR)/%,%,$(wildcard $(SHIM_INCLUDE)/*/*.h))
+SHIM_DIST_HEADERS = $(patsubst $(SHIM_DIR)/%,%,$(SHIM_HEADERS))
 INSTALL_STEPS    += install-shim-src
 .PHONY: install-shim-src dkms-install dkms-remove
 install-shim-src:

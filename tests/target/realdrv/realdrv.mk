@@ -1,0 +1,68 @@
+# tests/target/realdrv/realdrv.mk — real drivers of the 2.6.24 tree, legacy and converted,
+# built against the shim's legacy view (included from shims/shims.mk; part of `make modules`).
+#
+# For each driver D of REALDRVS, its file of the tree (REALDRV_SRC_D) is fetched as released
+# (fetch.sh: the realtree suite's unpacked tree, or the corpus beside the checkout) into
+# build/realdrv/D/legacy/, converted by `blkmig migrate --in-place` alone into
+# build/realdrv/D/converted/ (its report in build/realdrv/D/report/), and each copy is
+# built per kernel with <blkcompat/legacy/view.h> force-included (shims/include/legacy/
+# holds the 2.6.24 headers 6.x lacks) into build/kernels/V/modules/realdrv/{legacy,converted}/.
+# The file is never edited by hand; REALDRV_CFLAGS_D are build-time knobs the driver itself
+# offers.  Without the corpus nothing is built and the target suite fails the driver's tests.
+#
+# To add a driver: append its name to REALDRVS, set REALDRV_SRC_name and REALDRV_CFLAGS_name,
+# and give the target suite a way to run it (tests/target/realdrv/README.md).
+
+REALDRVS            := hd
+# hd.c: the ST-506/IDE driver; two drives of 20 cylinders, 16 heads, 63 sectors (its HD_TYPE:
+# head, sect, cyl, wpcom, lzone, ctl), what the target suite gives QEMU's PIIX IDE.
+REALDRV_SRC_hd      := drivers/ide/legacy/hd.c
+REALDRV_CFLAGS_hd   := "-DHD_TYPE={16,63,20,0,0,8},{16,63,20,0,0,8}"
+
+REALDRV_SRC_DIR     := $(TOP)/tests/target/realdrv
+REALDRV_OUT         := $(BUILD)/realdrv
+REALDRV_MODULES     := $(MODULES_DIR)/realdrv
+REALDRV_KOS         := $(foreach d,$(REALDRVS),$(REALDRV_MODULES)/legacy/$(d).ko \
+			 $(REALDRV_MODULES)/converted/$(d).ko)
+REALDRV_HAVE_CORPUS := $(shell BUILD=$(BUILD) $(REALDRV_SRC_DIR)/fetch.sh --probe 2>/dev/null && echo yes)
+
+.PHONY: realdrv-modules realdrv-sources
+modules: realdrv-modules
+ifeq ($(REALDRV_HAVE_CORPUS),yes)
+realdrv-modules: $(REALDRV_KOS)
+else
+realdrv-modules:
+	@echo "realdrv: no 2.6.24 corpus beside the checkout: $(REALDRVS) not built;" \
+		"the target suite fails their tests" >&2
+endif
+realdrv-sources: $(foreach d,$(REALDRVS),$(REALDRV_OUT)/$(d)/converted/$(notdir $(REALDRV_SRC_$(d))))
+
+# realdrv_rules D: the rules of one driver
+define realdrv_rules
+$(REALDRV_OUT)/$(1)/legacy/$(notdir $(REALDRV_SRC_$(1))):
+	@BUILD=$(BUILD) $(REALDRV_SRC_DIR)/fetch.sh $(REALDRV_SRC_$(1)) $$@
+
+# blkmig exits 1 when it leaves sites to a human: that is a result, not a failure.
+$(REALDRV_OUT)/$(1)/converted/$(notdir $(REALDRV_SRC_$(1))): \
+		$(REALDRV_OUT)/$(1)/legacy/$(notdir $(REALDRV_SRC_$(1))) $(BUILD)/blkmig \
+		$(wildcard $(TOP)/cocci/*.cocci)
+	@rm -rf $(REALDRV_OUT)/$(1)/converted $(REALDRV_OUT)/$(1)/report
+	@mkdir -p $(REALDRV_OUT)/$(1)/converted
+	@cp $$< $$@.tmp && mv $$@.tmp $$@
+	@cd $(REALDRV_OUT)/$(1)/converted && { $(BUILD)/blkmig migrate --in-place \
+		--report $(REALDRV_OUT)/$(1)/report $(notdir $$@) \
+		> $(REALDRV_OUT)/$(1)/migrate.txt 2>&1; rc=$$$$?; \
+		[ $$$$rc -le 1 ] || { cat $(REALDRV_OUT)/$(1)/migrate.txt >&2; rm -f $$@; exit 1; }; }
+	@echo "realdrv: $(1): $$$$(tail -n 2 $(REALDRV_OUT)/$(1)/migrate.txt | head -n 1)"
+
+$(REALDRV_MODULES)/%/$(1).ko: $(REALDRV_OUT)/$(1)/%/$(notdir $(REALDRV_SRC_$(1))) $(BLKCOMPAT_KO)
+	@rm -rf $(KBUILD_DIR)/realdrv-$$*-$(1) && mkdir -p $(KBUILD_DIR)/realdrv-$$*-$(1) $$(@D)
+	@cp $$< $(KBUILD_DIR)/realdrv-$$*-$(1)/
+	@printf '%s\n' 'obj-m := $(1).o' \
+		'ccflags-y := -I$(SHIM_INCLUDE)/legacy -I$(SHIM_INCLUDE) -include blkcompat/legacy/view.h $(REALDRV_CFLAGS_$(1))' \
+		> $(KBUILD_DIR)/realdrv-$$*-$(1)/Kbuild
+	$$(call kbuild_module,$(KBUILD_DIR)/realdrv-$$*-$(1),lenient)
+	cp $(KBUILD_DIR)/realdrv-$$*-$(1)/$(1).ko $$@
+endef
+$(foreach d,$(REALDRVS),$(eval $(call realdrv_rules,$(d))))
+$(REALDRV_KOS): private KBUILD_ARGS = KBUILD_EXTRA_SYMBOLS=$(BLKCOMPAT_SYMVERS)
