@@ -27,7 +27,7 @@ SUITE=shim
 # shellcheck source=../../lib/testlib.sh
 . "$top/tests/lib/testlib.sh"
 
-shim_sources=$(ls "$top"/shims/*.[ch] "$top"/shims/include/*/*.h)
+shim_sources=$(ls "$top"/shims/*.[ch] "$top"/shims/include/*/*.h "$top"/shims/include/*/*/*.h)
 # The exports, as the sources declare them: EXPORT_SYMBOL_NS_GPL(sym, BLKCOMPAT).
 src_exports=$(sed -n 's/^EXPORT_SYMBOL_NS_GPL(\([a-z_0-9]*\), BLKCOMPAT);$/\1/p' \
 	"$top"/shims/*.c | sort)
@@ -118,7 +118,8 @@ for v in $KVERS; do
 	fi
 	# every driver built on the shim imports its namespace (through <linux/blkcompat.h>)
 	noimp=
-	for m in "$modules"/legacy/*.ko "$modules"/converted/*.ko "$modules"/test/*.ko; do
+	for m in "$modules"/legacy/*.ko "$modules"/converted/*.ko "$modules"/test/*.ko \
+		"$modules"/realdrv/*/*.ko; do
 		[ -f "$m" ] || continue
 		modinfo -F import_ns "$m" | grep -qx BLKCOMPAT || noimp="$noimp ${m#"$modules"/}"
 	done

@@ -66,3 +66,18 @@ $(REALDRV_MODULES)/%/$(1).ko: $(REALDRV_OUT)/$(1)/%/$(notdir $(REALDRV_SRC_$(1))
 endef
 $(foreach d,$(REALDRVS),$(eval $(call realdrv_rules,$(d))))
 $(REALDRV_KOS): private KBUILD_ARGS = KBUILD_EXTRA_SYMBOLS=$(BLKCOMPAT_SYMVERS)
+
+# The mutant (not in `make modules`: `make realdrv-mutants`, for target-realdrv-mutants): the
+# converted file with each exact byte count `X->hard_cur_sectors << 9` of end_request replaced
+# by blk_rq_cur_bytes(X), the helper a conversion that ignores the driver's cursor writes;
+# hd.c counts current_nr_sectors down to 0 before it completes, so this one must fail.
+REALDRV_MUTANT_KOS := $(foreach d,$(REALDRVS),$(REALDRV_MODULES)/mutant/$(d).ko)
+.PHONY: realdrv-mutants
+realdrv-mutants: $(REALDRV_MUTANT_KOS)
+.SECONDARY: $(foreach d,$(REALDRVS),$(REALDRV_OUT)/$(d)/mutant/$(notdir $(REALDRV_SRC_$(d))))
+$(REALDRV_MUTANT_KOS): private KBUILD_ARGS = KBUILD_EXTRA_SYMBOLS=$(BLKCOMPAT_SYMVERS)
+$(REALDRV_OUT)/%/mutant/hd.c: $(REALDRV_OUT)/%/converted/hd.c
+	@mkdir -p $(@D)
+	sed -E 's/([A-Za-z_][A-Za-z_0-9]*)->hard_cur_sectors << 9/blk_rq_cur_bytes(\1)/g' $< > $@.tmp
+	@! cmp -s $< $@.tmp || { echo "realdrv: the mutant changes nothing" >&2; rm -f $@.tmp; exit 1; }
+	@mv $@.tmp $@
