@@ -1,17 +1,25 @@
 #!/bin/bash
 # tests/target/demo-table.sh — the demo's summary: one row per sample.
 #
-# usage: demo-table.sh RESULTS.tsv LEGACY_SRC_DIR CONVERTED_SRC_DIR
+# usage: demo-table.sh RESULTS.tsv LEGACY_SRC_DIR CONVERTED_SRC_DIR [REALDRV_OUT REALDRV_DIR NAME...]
 # RESULTS.tsv is run-check.sh's check-results.tsv.  Columns: the sample; its conversion
 # (legacy completion calls in the legacy source -> left in the converted source, and
 # the 2.6.25 calls that replaced them; comments and strings do not count); the verdict
 # of its legacy and of its converted build in the guest (tests passed / planned); and
 # whether the two builds behaved identically.
+# Then a row per real driver NAME (realdrv/run-NAME.sh): its verdicts from
+# REALDRV_OUT/NAME/results/target.log (every hd/<build>/ test, the host's image and
+# lock checks included; identical = every NAME/compare/ test passed), its sources
+# REALDRV_DIR/NAME/legacy/NAME.c and REALDRV_DIR/NAME/converted/NAME.c.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-tsv=${1:?usage: demo-table.sh RESULTS.tsv LEGACY_SRC_DIR CONVERTED_SRC_DIR}
+tsv=${1:?usage: demo-table.sh RESULTS.tsv LEGACY_SRC_DIR CONVERTED_SRC_DIR [REALDRV_OUT REALDRV_DIR NAME...]}
 legacy_src=${2:?}
 converted_src=${3:?}
+realdrv_out=${4:-}
+realdrv_dir=${5:-}
+shift 3
+[ $# -ge 2 ] && shift 2
 . "$here/guest/plan.sh"
 
 verdict() {
@@ -28,11 +36,12 @@ verdict() {
 	fi
 }
 
+# sites NAME [LEGACY_FILE CONVERTED_FILE]
 sites() {
-	local s=$1 before after new
-	before=$("$here/count-sites.sh" legacy "$legacy_src/$s.c" 2>/dev/null) || before=
-	after=$("$here/count-sites.sh" legacy "$converted_src/$s.c" 2>/dev/null) || after=
-	new=$("$here/count-sites.sh" new "$converted_src/$s.c" 2>/dev/null) || new=
+	local s=$1 before after new lf=${2:-$legacy_src/$1.c} cf=${3:-$converted_src/$1.c}
+	before=$("$here/count-sites.sh" legacy "$lf" 2>/dev/null) || before=
+	after=$("$here/count-sites.sh" legacy "$cf" 2>/dev/null) || after=
+	new=$("$here/count-sites.sh" new "$cf" 2>/dev/null) || new=
 	if [ -z "$before" ]; then
 		echo "no legacy source"
 	elif [ -z "$after" ]; then
@@ -52,4 +61,25 @@ for s in $PLAN_SAMPLES; do
 	cmp=$(awk -F'\t' -v n="compare/$s" '$2 == n { print $1 }' "$tsv" 2>/dev/null)
 	[ "$cmp" = PASS ] && same=yes
 	printf "$fmt" "$s" "$(sites "$s")" "$l" "$c" "$same"
+done
+
+# The real drivers: every test of a build counts (the guest's and the host's).
+for r in "$@"; do
+	log=$realdrv_out/$r/results/target.log
+	cells=
+	for b in legacy converted; do
+		p=$(grep -cE "^PASS target/$r/$b/" "$log" 2>/dev/null)
+		f=$(grep -cE "^FAIL target/$r/$b/" "$log" 2>/dev/null)
+		v=PASS
+		[ "${f:-0}" -gt 0 ] || [ "${p:-0}" -eq 0 ] && v=FAIL
+		cells="$cells $v:${p:-0}/$((${p:-0} + ${f:-0}))"
+	done
+	same=no
+	if grep -qE "^PASS target/$r/compare/" "$log" 2>/dev/null &&
+	   ! grep -qE "^FAIL target/$r/compare/" "$log" 2>/dev/null; then
+		same=yes
+	fi
+	read -r lv cv <<<"$cells"
+	printf "$fmt" "$r.c" "$(sites "$r" "$realdrv_dir/$r/legacy/$r.c" \
+		"$realdrv_dir/$r/converted/$r.c")" "${lv/:/ }" "${cv/:/ }" "$same"
 done

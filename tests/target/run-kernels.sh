@@ -8,8 +8,15 @@
 # environment: KVERS (the kernel versions, oldest first), RESULTS (testlib),
 #              BOOTDIR (default /boot: the images are BOOTDIR/vmlinuz-<version>), and
 #              what run-check.sh and guest-boot.sh take (BOOT_TIMEOUT, SMP, ...).
+#              REALDRV_RUN: the real drivers to run after the samples' boot, each by
+#              realdrv/run-<name>.sh (two more boots per kernel; default none), with
+#              OUR_MODULES (our modules, @KVER@ standing for the version), REALDRV
+#              (blkmig's artefacts of the real drivers, build/realdrv) and
+#              REALDRV_TIMEOUT (BOOT_TIMEOUT of their boots, default 600).
 # Per kernel in OUTDIR/<version>/: check-serial.log, check-results.tsv, run.txt (the
-# runner's output) and results/target.log; the table in OUTDIR/kernels-table.txt.
+# runner's output) and results/target.log (the verdicts of every boot of that
+# kernel); per real driver R in OUTDIR/<version>/R/ its runner's output (run.txt) and
+# artefacts; the table in OUTDIR/kernels-table.txt.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 initrd=${1:?usage: run-kernels.sh INITRAMFS OUTDIR}
@@ -27,10 +34,28 @@ for v in $KVERS; do
 	KVER=$v RESULTS=$out/$v/results "$here/run-check.sh" "$boot/vmlinuz-$v" "$initrd" \
 		"$out/$v" > "$out/$v/run.txt" 2>&1
 	echo "target: $v: $(tail -n 1 "$out/$v/run.txt") ($(($(date +%s) - start))s)"
-	if ! grep -qE '^(PASS|FAIL) ' "$out/$v/results/target.log" 2>/dev/null; then
-		fail "$v/run" "run-check.sh gave no verdict (see $out/$v/run.txt)"
-		continue
-	fi
+	ran=yes
+	grep -qE '^(PASS|FAIL) ' "$out/$v/results/target.log" 2>/dev/null || ran=
+	# The real drivers: their verdicts join this kernel's log.
+	for r in ${REALDRV_RUN:-}; do
+		start=$(date +%s)
+		rm -rf "$out/$v/$r"
+		mkdir -p "$out/$v/$r/results"
+		echo "target: $v: real driver $r (legacy and converted, one boot each)..."
+		mods=${OUR_MODULES:-}
+		KVER=$v RESULTS=$out/$v/$r/results MODULES=${mods//@KVER@/$v} \
+			REALDRV=${REALDRV:-} BOOT_TIMEOUT=${REALDRV_TIMEOUT:-600} \
+			"$here/realdrv/run-$r.sh" "$boot/vmlinuz-$v" "$initrd" "$out/$v/$r" \
+			> "$out/$v/$r/run.txt" 2>&1
+		echo "target: $v: $r: $(tail -n 1 "$out/$v/$r/run.txt") ($(($(date +%s) - start))s)"
+		if grep -qE '^(PASS|FAIL) ' "$out/$v/$r/results/target.log" 2>/dev/null; then
+			grep -E '^(PASS|FAIL) ' "$out/$v/$r/results/target.log" >> "$out/$v/results/target.log"
+		else
+			echo "FAIL target/$r/run: run-$r.sh gave no verdict (see $out/$v/$r/run.txt)" \
+				>> "$out/$v/results/target.log"
+		fi
+	done
+	[ -n "$ran" ] || fail "$v/run" "run-check.sh gave no verdict (see $out/$v/run.txt)"
 	while read -r verdict rest; do
 		name=${rest%%: *}
 		name=${name#target/}
@@ -52,7 +77,7 @@ done
 	echo
 	groups=$(for v in $KVERS; do
 		sed -n 's/^\(PASS\|FAIL\) target\/\([^: ]*\).*/\2/p' "$out/$v/results/target.log" 2>/dev/null
-	done | awk -F/ '{ print ($1 ~ /^lrd_/ ? $1 "/" $2 : $1) }' | awk '!seen[$0]++')
+	done | awk -F/ '{ print ($1 ~ /^lrd_/ || $1 == "hd" ? $1 "/" $2 : $1) }' | awk '!seen[$0]++')
 	for g in $groups; do
 		printf '%-22s' "$g"
 		for v in $KVERS; do

@@ -29,6 +29,18 @@ TARGET_TIMEOUT ?= 1500
 # The same for one benchmark boot (a normal run: ~9 min with the defaults).
 BENCH_TIMEOUT  ?= 2400
 
+# The real drivers of the 2.6.24 tree (realdrv/): after each kernel's boot of the
+# samples, realdrv/run-<name>.sh boots it twice more (the unconverted and the converted
+# build; 1 vCPU).  The modules are built by realdrv/realdrv.mk (included by
+# shims/shims.mk) with the others (make modules: build/kernels/V/modules/realdrv/
+# {legacy,converted}/<name>.ko); blkmig's artefacts (original, converted file,
+# migrate report) are in TARGET_REALDRV_DIR.
+# TARGET_REALDRV= (empty) leaves them out.
+TARGET_REALDRV         ?= hd
+TARGET_REALDRV_DIR     ?= $(BUILD)/realdrv
+# Seconds one real-driver boot may take before it counts as hung (normal: under a minute).
+TARGET_REALDRV_TIMEOUT ?= 600
+
 CHECK_SUITES += target
 DEMO_STEPS   += demo-target
 BENCHES      += target-fio
@@ -53,6 +65,8 @@ target-guest: $(TARGET_PROBE)
 check-target: modules-kernels $(TARGET_PROBE)
 	$(call guest_image,$(TARGET_KVERS))
 	@KVERS="$(TARGET_KVERS)" RESULTS=$(RESULTS) BOOT_TIMEOUT=$(TARGET_TIMEOUT) \
+		REALDRV_RUN="$(TARGET_REALDRV)" REALDRV=$(TARGET_REALDRV_DIR) \
+		OUR_MODULES=$(TARGET_MODULES) REALDRV_TIMEOUT=$(TARGET_REALDRV_TIMEOUT) \
 		nice -n 10 $(TARGET_SRC)/run-kernels.sh $(TARGET_CPIO) $(TARGET_OUT)
 
 target-check: all
@@ -83,17 +97,32 @@ bench-target-fio: modules-kernels $(TARGET_PROBE)
 # The demo: the checks, then the table (sample, sites converted, legacy, converted).
 TARGET_LEGACY_SRC    ?= $(TOP)/samples
 TARGET_CONVERTED_SRC ?= $(BUILD)/samples/converted
+TARGET_DEMO_REALDRV  := $(TARGET_OUT)/demo-realdrv
 demo-target: $(TARGET_PROBE)
 	$(call guest_image,$(KVER))
-	@rm -rf $(TARGET_OUT)/demo-results; mkdir -p $(TARGET_OUT)/demo-results
+	@rm -rf $(TARGET_OUT)/demo-results $(TARGET_DEMO_REALDRV); mkdir -p $(TARGET_OUT)/demo-results
 	@echo "demo-target: booting $(KERNEL) under QEMU TCG and running the checks..."
 	@KVER=$(KVER) RESULTS=$(TARGET_OUT)/demo-results BOOT_TIMEOUT=$(TARGET_TIMEOUT) \
 		$(TARGET_SRC)/run-check.sh $(KERNEL) $(TARGET_CPIO) $(TARGET_OUT) \
 		> $(TARGET_OUT)/demo-check.txt; rc=$$?; \
-	tail -n 1 $(TARGET_OUT)/demo-check.txt; echo; \
+	tail -n 1 $(TARGET_OUT)/demo-check.txt; \
+	for r in $(TARGET_REALDRV); do \
+		echo "demo-target: the real driver $$r.c, unconverted and converted (two boots)..."; \
+		mkdir -p $(TARGET_DEMO_REALDRV)/$$r/results; \
+		KVER=$(KVER) RESULTS=$(TARGET_DEMO_REALDRV)/$$r/results \
+			MODULES=$(subst @KVER@,$(KVER),$(TARGET_MODULES)) REALDRV=$(TARGET_REALDRV_DIR) \
+			BOOT_TIMEOUT=$(TARGET_REALDRV_TIMEOUT) $(TARGET_SRC)/realdrv/run-$$r.sh \
+			$(KERNEL) $(TARGET_CPIO) $(TARGET_DEMO_REALDRV)/$$r \
+			> $(TARGET_DEMO_REALDRV)/$$r/run.txt 2>&1 || rc=1; \
+		tail -n 1 $(TARGET_DEMO_REALDRV)/$$r/run.txt; \
+	done; echo; \
 	$(TARGET_SRC)/demo-table.sh $(TARGET_OUT)/check-results.tsv \
-		$(TARGET_LEGACY_SRC) $(TARGET_CONVERTED_SRC); \
+		$(TARGET_LEGACY_SRC) $(TARGET_CONVERTED_SRC) \
+		$(TARGET_DEMO_REALDRV) $(TARGET_REALDRV_DIR) $(TARGET_REALDRV); \
 	echo; echo "details: $(TARGET_OUT)/demo-check.txt, serial log $(TARGET_OUT)/check-serial.log"; \
+	for r in $(TARGET_REALDRV); do \
+		echo "  $$r.c: $(TARGET_DEMO_REALDRV)/$$r/run.txt, serial logs $(TARGET_DEMO_REALDRV)/$$r/<build>/$$r-serial.log"; \
+	done; \
 	exit $$rc
 
 # Proof that the tests catch broken samples (not in `make check`: one more boot).
