@@ -163,7 +163,8 @@ if [ -d "$out/legacy" ] && [ -d "$out/converted" ]; then
 	if [ -z "$diffs" ]; then
 		pass hd/compare/results
 	else
-		fail hd/compare/results "legacy and converted differ:$diffs"
+		n=$(grep -o ');' <<<"$diffs" | wc -l)
+		fail hd/compare/results "legacy and converted differ in $n test(s):${diffs:0:700}"
 	fi
 	for i in hda hdb; do
 		if res=$(img compare "$out/converted/$i.img" "$out/legacy/$i.img"); then
