@@ -14,6 +14,7 @@
 #include <blkcompat/legacy/request.h>
 #include <blkcompat/legacy/queue.h>
 #include <blkcompat/legacy/disk.h>
+#include <blkcompat/legacy/irq.h>
 #include "blkcompat_internal.h"
 
 static inline struct request *blkcompat_lv_mq_rq(struct blkcompat_lv_request *lrq)

@@ -121,6 +121,12 @@ MODULE_LICENSE("GPL");
 #undef get_capacity
 #define get_capacity		blkcompat_lv_get_capacity
 
+/* interrupts */
+#undef request_irq
+#define request_irq		blkcompat_lv_request_irq
+#undef free_irq
+#define free_irq		blkcompat_lv_free_irq
+
 /* timers */
 #undef init_timer
 #define init_timer		blkcompat_lv_init_timer
