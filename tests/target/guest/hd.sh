@@ -140,8 +140,15 @@ buffered_cmp() {
 }
 
 echo "LOG ==== $P at $(cut -d" " -f1 /proc/uptime)s"
+# libata at the start (anything the kernel loaded by itself) and at the end.
+libata_start=$(no_libata) || libata_start="at the start: $libata_start"
+libata_check() {
+	local end
+	end=$(no_libata) || end="at the end: $end"
+	[ -z "$libata_start$end" ] || { echo "$libata_start $end"; return 1; }
+}
 if [ -z "$build" ] || [ ! -e "$MODS/realdrv/$build/hd.ko" ]; then
-	check "$P/no-libata" no_libata
+	check "$P/no-libata" libata_check
 	not_run "no $MODS/realdrv/${build:-?}/hd.ko in the image" \
 		$(hd_plan_tests | tr ' ' '\n' | grep -vxE 'no-libata|dmesg-clean')
 	kernel_log_check "$P/dmesg-clean"
@@ -260,7 +267,7 @@ probe blocks=$((HD_WRITE_LEN / 4096)) bad=0 short=0 corrupt=1" \
 fi
 
 echo "LOG ==== $P/end at $(cut -d" " -f1 /proc/uptime)s"
-check "$P/no-libata" no_libata
+check "$P/no-libata" libata_check
 # The lock assertion's lines are the host's to judge (run-hd.sh reads the dump).
 dmesg | grep -E 'blkcompat: (lock|note):' | sed "s|^|LOG $P/lock: |"
 kernel_log_check "$P/dmesg-clean"
