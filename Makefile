@@ -8,6 +8,19 @@
 # check-NAME that writes PASS/FAIL lines to $(RESULTS)/NAME.log (tests/lib/testlib.sh).
 # `make check` runs every suite, even after one fails, and tests/lib/summarize prints
 # the closing `N passed, N failed` line.
+#
+# deps before reading: the fragments compute values when make READS them, from what
+# the machine has installed: the kernel version (shims.mk BLKCOMPAT_KVER_FOUND, hence
+# KERNEL_BUILD_DIR, MODULES_DIR, KBUILD_DIR and every module's target path, also in
+# samples.mk, kmod.mk and realdrv.mk), tests/target/suite.mk KVER/KERNEL, shims.mk
+# KVERS_ALL and KDIR, analyzer.mk LLVM_DIR, realdrv.mk REALDRV_HAVE_CORPUS.  On a fresh
+# machine those are read before `deps` installs the kernels and LLVM (modules went to
+# build/kernels/none/).  So `make check`, `make demo` and `make bench` run `deps` in one
+# make and the rest in a new make (with NO_DEPS=1), which reads the Makefile again with
+# the packages there; variables given on the command line pass through MAKEFLAGS.
+# NO_DEPS=1 on the command line skips deps.  Every other target (all, modules,
+# check-NAME, target-check, ...) installs nothing and reads the machine as it is.
+# `make check-fresh` proves the first command on a fresh Debian 12 root (tests/fresh/).
 
 SHELL        := /bin/bash
 TOP          := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
@@ -27,15 +40,19 @@ DEBIAN_PACKAGES := make gcc libc6-dev pkg-config python3 perl coccinelle clang l
 	libjansson-dev libcmocka-dev linux-headers-amd64 linux-image-amd64 \
 	qemu-system-x86 busybox-static fio cpio kmod libelf-dev bc chromium \
 	clang-format cppcheck time bsdutils libssl-dev \
-	linux-image-6.12-amd64 linux-headers-6.12-amd64 dkms
+	linux-image-6.12-amd64 linux-headers-6.12-amd64 dkms git xz-utils
 
+# deps: the packages, then (in a new make, which sees them) what fragments add to
+# DEPS_STEPS (e.g. tools fetched with a package's own client, like npm).
 deps:
 	@$(TOP)/tests/lib/install-deps $(DEBIAN_PACKAGES)
+	@$(if $(strip $(DEPS_STEPS)),$(MAKE) -f $(firstword $(MAKEFILE_LIST)) --no-print-directory NO_DEPS=1 $(DEPS_STEPS))
 
 # Fragments append to these; the rules that use them come after the includes because
 # make expands prerequisite lists when it reads a rule.
 CHECK_SUITES  :=
 BENCHES       :=
+DEPS_STEPS    :=
 DEMO_STEPS    :=
 INSTALL_STEPS :=
 
@@ -47,7 +64,13 @@ include $(TOP)/shims/shims.mk
 include $(TOP)/samples/samples.mk
 include $(TOP)/tests/tests.mk
 
-check: deps all
+ifneq ($(NO_DEPS),1)
+# The first make: deps, then the same goal in a new make that reads the Makefile again.
+check demo bench:
+	@$(MAKE) -f $(firstword $(MAKEFILE_LIST)) --no-print-directory deps
+	@$(MAKE) -f $(firstword $(MAKEFILE_LIST)) --no-print-directory NO_DEPS=1 $@
+else
+check: all
 	@rm -rf $(RESULTS); mkdir -p $(RESULTS)
 	@for s in $(CHECK_SUITES); do \
 		echo "=== suite $$s"; \
@@ -60,14 +83,24 @@ check: deps all
 	done; \
 	$(TOP)/tests/lib/summarize $(RESULTS)
 
-demo: deps all $(DEMO_STEPS)
+# Without the 2.6.24 corpus beside the checkout (../shared/corpus, REALDRV_HAVE_CORPUS)
+# the real drivers (REALDRVS) are not built: the demo says so and boots only the samples
+# (TARGET_REALDRV= unless given); `make check` still counts their tests as failed.
+demo: all $(DEMO_STEPS)
+ifneq ($(REALDRV_HAVE_CORPUS),yes)
+	@echo "demo: the real drivers of the 2.6.24 tree ($(REALDRVS)) were NOT built nor booted:" \
+		"no corpus beside the checkout (../shared/corpus/linux-2.6.24.tar.xz);" \
+		"the table above has the samples only"
+demo: TARGET_REALDRV :=
+endif
+
+bench: all
+	@rc=0; for b in $(BENCHES); do $(MAKE) --no-print-directory bench-$$b || rc=1; done; exit $$rc
+endif
 
 # Installs what needs no kernel (tools, cocci files, man page, shim sources for DKMS);
 # the modules are `make modules`.
 install: $(INSTALL_STEPS)
-
-bench: deps all
-	@rc=0; for b in $(BENCHES); do $(MAKE) --no-print-directory bench-$$b || rc=1; done; exit $$rc
 
 clean:
 	rm -rf $(BUILD)

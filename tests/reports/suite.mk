@@ -11,14 +11,17 @@ SARIF_MULTITOOL_VERSION := 5.7.0
 SARIF_MULTITOOL  := $(SARIF_TOOLS)/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool
 SARIF_SCHEMA     := $(SARIF_TOOLS)/sarif-schema-2.1.0.json
 
-DEBIAN_PACKAGES += nodejs python3-jsonschema
+# Debian's nodejs comes without npm (the package npm); a nodejs that brings its own npm
+# (e.g. NodeSource's, which conflicts with Debian's npm) is left as it is.
+DEBIAN_PACKAGES += nodejs python3-jsonschema $(if $(shell command -v npm),,npm)
 
+# Run by `make deps` after the packages are installed (DEPS_STEPS, top Makefile).
 .PHONY: deps-sarif-tools
-deps: deps-sarif-tools
+DEPS_STEPS += deps-sarif-tools
 deps-sarif-tools: $(SARIF_SCHEMA)
 
 $(SARIF_MULTITOOL):
-	@command -v npm >/dev/null || { echo "deps: npm is missing (it comes with nodejs)" >&2; exit 2; }
+	@command -v npm >/dev/null || { echo "deps: npm is missing (Debian package npm)" >&2; exit 2; }
 	@mkdir -p $(SARIF_TOOLS)
 	cd $(SARIF_TOOLS) && npm install --no-audit --no-fund --ignore-scripts --prefix . \
 		@microsoft/sarif-multitool@$(SARIF_MULTITOOL_VERSION) >/dev/null
