@@ -18,7 +18,8 @@
 # For proving that the tests fail (never set in the suite):
 #   HD_INJECT_READ   sectors blkdebug fails on reads instead of the plan's HD_READ_BAD
 #   HD_INJECT_WRITE  the sector blkdebug fails on writes instead of HD_WRITE_BAD
-#   HD_CORRUPT       a sector of hda the host overwrites after the boot, before the check
+#   HD_CORRUPT       a sector of hda the host zeroes after the boot, before the check
+#   HD_CORRUPT_BEFORE  a sector of hda the host zeroes before the boot
 # Artefacts in OUTDIR/<build>/: hd-serial.log, results.tsv, hda.img/hdb.img (as the
 # guest left them), expected-hda.img/expected-hdb.img, lockcheck.txt.
 #
@@ -91,6 +92,11 @@ for b in $builds; do
 		img mbr "$d/$i.img" || echo "hd: warning: $i's sector 0 ends in 0x55 0xaa"
 	done
 	expected_images "$d"
+	if [ -n "${HD_CORRUPT_BEFORE:-}" ]; then
+		echo "hd: HD_CORRUPT_BEFORE: zeroing sector $HD_CORRUPT_BEFORE of $b's hda"
+		dd if=/dev/zero of="$d/hda.img" bs=512 seek="$HD_CORRUPT_BEFORE" count=1 \
+			conv=notrunc 2> /dev/null
+	fi
 
 	start=$(date +%s)
 	if [ ! -f "$MODULES/realdrv/$b/hd.ko" ]; then
@@ -130,7 +136,7 @@ for b in $builds; do
 
 	# The images, byte for byte.
 	if [ -n "${HD_CORRUPT:-}" ]; then
-		echo "hd: HD_CORRUPT: overwriting sector $HD_CORRUPT of $b's hda"
+		echo "hd: HD_CORRUPT: zeroing sector $HD_CORRUPT of $b's hda"
 		dd if=/dev/zero of="$d/hda.img" bs=512 seek="$HD_CORRUPT" count=1 conv=notrunc 2> /dev/null
 	fi
 	for i in hda hdb; do
