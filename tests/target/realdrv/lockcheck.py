@@ -42,13 +42,15 @@ def dmesg_lines(log):
             inside = False
         elif inside:
             dump.append(l)
-    seen, out = set(), []
+    seen, out, odd = set(), [], []
     for l in dump or text:
         m = LINE.search(l)
         if m and m.group(0) not in seen:
             seen.add(m.group(0))
             out.append(m)
-    return out
+        elif not m and 'blkcompat: lock:' in l:
+            odd.append(l.strip())
+    return out, odd
 
 
 def symbols(ko):
@@ -133,7 +135,7 @@ def main(argv):
             print('lockcheck: missing %s' % p)
             return 2
     base = os.path.basename(original or driver)
-    found = dmesg_lines(log)
+    found, odd = dmesg_lines(log)
     try:
         syms = symbols(ko)
     except (OSError, subprocess.CalledProcessError) as e:
@@ -170,8 +172,11 @@ def main(argv):
                 call, where, what,
                 'site %s has no lock_mixed/old_lock_bug_fixed' % others[0][0] if others
                 else 'no report site at that line'))
+    for l in odd:
+        bad += 1
+        print('lock: a line lockcheck cannot read (NOT named by the report): %s' % l)
     print('lockcheck: %d lock line(s), %d not named by the report, %d note(s)' % (
-        sum(m.group(1) == 'lock' for m in found), bad,
+        sum(m.group(1) == 'lock' for m in found) + len(odd), bad,
         sum(m.group(1) == 'note' for m in found)))
     return 1 if bad else 0
 
