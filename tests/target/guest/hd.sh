@@ -139,6 +139,8 @@ buffered_cmp() {
 	fi
 }
 
+# Report a hung task in the log long before the host's timeout ends the boot.
+echo 30 > /proc/sys/kernel/hung_task_timeout_secs 2>/dev/null
 echo "LOG ==== $P at $(cut -d" " -f1 /proc/uptime)s"
 # libata at the start (anything the kernel loaded by itself) and at the end.
 libata_start=$(no_libata) || libata_start="at the start: $libata_start"
