@@ -49,7 +49,7 @@ $(REALDRV_OUT)/$(1)/converted/$(notdir $(REALDRV_SRC_$(1))): \
 	@rm -rf $(REALDRV_OUT)/$(1)/converted $(REALDRV_OUT)/$(1)/report
 	@mkdir -p $(REALDRV_OUT)/$(1)/converted
 	@cp $$< $$@.tmp && mv $$@.tmp $$@
-	@cd $(REALDRV_OUT)/$(1)/converted && { $(BUILD)/blkmig migrate --in-place \
+	@cd $(REALDRV_OUT)/$(1)/converted && { $(BUILD)/blkmig migrate --in-place --cocci-dir $(TOP)/cocci \
 		--report $(REALDRV_OUT)/$(1)/report $(notdir $$@) \
 		> $(REALDRV_OUT)/$(1)/migrate.txt 2>&1; rc=$$$$?; \
 		[ $$$$rc -le 1 ] || { cat $(REALDRV_OUT)/$(1)/migrate.txt >&2; rm -f $$@; exit 1; }; }
