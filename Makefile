@@ -40,7 +40,7 @@ DEBIAN_PACKAGES := make gcc libc6-dev pkg-config python3 perl coccinelle clang l
 	libjansson-dev libcmocka-dev linux-headers-amd64 linux-image-amd64 \
 	qemu-system-x86 busybox-static fio cpio kmod libelf-dev bc chromium \
 	clang-format cppcheck time bsdutils libssl-dev \
-	linux-image-6.12-amd64 linux-headers-6.12-amd64 dkms git xz-utils
+	linux-image-6.12-amd64 linux-headers-6.12-amd64 dkms git xz-utils linux-source-6.1
 
 # deps: the packages, then (in a new make, which sees them) what fragments add to
 # DEPS_STEPS (e.g. tools fetched with a package's own client, like npm).
