@@ -94,7 +94,14 @@ head=$(git -C "$root/root/blkmig" rev-parse --short HEAD)
 pass bootstrap
 stamp "root unpacked, clone of $head in /root/blkmig"
 
+# The network's settings, not the project's: the host's resolver, and its local CA
+# certificates if any (a TLS proxy's: the fresh machine's admin would add them too;
+# ca-certificates, installed by make deps, takes them in).
 cp -L /etc/resolv.conf "$root/etc/resolv.conf"
+if compgen -G "/usr/local/share/ca-certificates/*.crt" > /dev/null; then
+	mkdir -p "$root/usr/local/share/ca-certificates"
+	cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
+fi
 mount -t proc proc "$root/proc"
 mount --rbind /sys "$root/sys" && mount --make-rslave "$root/sys"
 mount --rbind /dev "$root/dev" && mount --make-rslave "$root/dev"
