@@ -103,6 +103,10 @@ struct func {
 	 * through those members are its callers (facts.c) */
 	unsigned member_stores, other_uses;
 	bool via_members;
+	/* its values go only to function pointers of its file that are only called
+	 * (fnptr.c): the calls through them are among the mcalls; what it found */
+	bool via_pointers;
+	char *pointer_evidence;
 };
 
 struct call {
@@ -212,6 +216,8 @@ void facts_free(struct ctx *cx); /* what facts_collect/callgraph_resolve made */
 char *member_callee(const struct func *f, int call);
 struct func *func_by_usr(struct ctx *cx, const char *usr);
 struct func *func_by_name(struct ctx *cx, const char *name, size_t tu);
+/* fnptr.c: calls through the file's own function-pointer variables */
+void fnptr_callers(struct ctx *cx);
 /* f has callers blkmig cannot see; evidence (owned) says why, kept if f had one */
 void func_callers_unseen(struct func *f, char *evidence);
 /* split the argument list of the call whose '(' is at open: arg k range */

@@ -84,7 +84,7 @@ static void may_entry_resolve(struct ctx *cx)
 			cx->funcs[i].may_entry = LK_MAY_UNKNOWN; /* no caller in the run */
 }
 
-char *lock_entry_path(struct ctx *cx, struct func *f, bool held)
+static char *entry_chain(struct ctx *cx, struct func *f, bool held)
 {
 	struct sbuf b = {0};
 	struct func *g = f;
@@ -111,6 +111,100 @@ char *lock_entry_path(struct ctx *cx, struct func *f, bool held)
 		free(b.s);
 		return t;
 	}
+	return sbuf_take(&b);
+}
+
+/*
+ * The chains of callers that bring f the state (held or not), the one that
+ * first brought it first, then through the other callers, depth first:
+ * "A -> f (why A) or B -> C -> f (why B)", at most four, no function twice
+ * on one chain.  A caller through a function pointer (fnptr.c) is a caller
+ * like the others.
+ */
+struct chains {
+	struct ctx *cx;
+	bool held;
+	bool *on;
+	struct bm_strlist out;
+	unsigned budget;
+	bool cut;
+};
+
+static void chains_from(struct chains *ch, struct func *g, const char *tail)
+{
+	struct ctx *cx = ch->cx;
+	unsigned bit = ch->held ? LK_MAY_HELD : LK_MAY_NOT;
+	long gi = (long)(g - cx->funcs), via = ch->held ? g->held_via : g->not_via;
+	char *s = tail ? xasprintf("%s -> %s", g->name, tail) : xstrdup(g->name);
+
+	if (ch->out.n >= 4 || !ch->budget) {
+		ch->cut = true;
+		free(s);
+		return;
+	}
+	ch->budget--;
+	if (g->role != ROLE_NONE) {
+		char *p = g->role_evidence ? xasprintf("%s (%s)", s, g->role_evidence) : xstrdup(s);
+
+		if (strlist_has(&ch->out, p)) /* a second call of the same chain */
+			free(p);
+		else
+			strlist_push_owned(&ch->out, p);
+		free(s);
+		return;
+	}
+	ch->on[gi] = true;
+	/* the caller that first brought the state, then the others in call order */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t k = 0; k < cx->ncalls + cx->nmcalls; k++) {
+			struct call *c =
+			    k < cx->ncalls ? &cx->calls[k] : &cx->mcalls[k - cx->ncalls];
+			struct func *caller;
+			enum lk v;
+
+			if (c->callee != gi || (k >= cx->ncalls && !g->via_members) ||
+			    (pass == 0) != ((long)c->func == via) || ch->on[c->func])
+				continue;
+			caller = &cx->funcs[c->func];
+			v = caller->nodes[c->node].lock;
+			if (v == LK_ENTRY && (caller->may_entry & bit))
+				chains_from(ch, caller, s);
+			else if (v == (ch->held ? LK_HELD : LK_NOT)) {
+				char *p = xasprintf("%s -> %s", caller->name, s);
+
+				if (strlist_has(&ch->out, p))
+					free(p);
+				else if (ch->out.n < 4)
+					strlist_push_owned(&ch->out, p);
+				else {
+					ch->cut = true;
+					free(p);
+				}
+			}
+		}
+	}
+	ch->on[gi] = false;
+	free(s);
+}
+
+char *lock_entry_path(struct ctx *cx, struct func *f, bool held)
+{
+	struct chains ch = {cx, held, xcalloc(cx->nfuncs + 1, sizeof(bool)), {0}, 200, false};
+	struct sbuf b = {0};
+
+	chains_from(&ch, f, NULL);
+	for (size_t i = 0; i < ch.out.n; i++)
+		sbuf_printf(&b, "%s%s", i ? " or " : "", ch.out.v[i]);
+	if (!ch.out.n) {
+		free(b.s);
+		b.s = NULL;
+		b.len = b.cap = 0;
+		sbuf_add(&b, f->name);
+	}
+	if (ch.cut)
+		sbuf_add(&b, " (and more)");
+	strlist_free(&ch.out);
+	free(ch.on);
 	return sbuf_take(&b);
 }
 
@@ -259,6 +353,18 @@ void callgraph_resolve(struct ctx *cx)
 		free(first_not);
 		free(first_unk);
 		free(more);
+		/* called through function pointers (fnptr.c): what makes those its
+		 * callers, and the chain that brings the state */
+		if (f->via_members && f->via_pointers && f->pointer_evidence &&
+		    (f->entry == LK_HELD || f->entry == LK_NOT)) {
+			char *path = entry_chain(cx, f, f->entry == LK_HELD);
+			char *t =
+			    xasprintf("%s; %s: %s", f->entry_evidence, f->pointer_evidence, path);
+
+			free(f->entry_evidence);
+			f->entry_evidence = t;
+			free(path);
+		}
 	}
 	free(tail);
 }

@@ -590,6 +590,7 @@ static void func_free(struct func *f)
 	free(f->role_evidence);
 	free(f->addr_evidence);
 	free(f->entry_evidence);
+	free(f->pointer_evidence);
 	for (int k = 0; k < f->nparams; k++) {
 		free(f->param_usr[k]);
 		free(f->param_name[k]);
@@ -620,9 +621,11 @@ void facts_forget_marks(struct ctx *cx)
 		free(f->role_evidence);
 		free(f->addr_evidence);
 		free(f->entry_evidence);
+		free(f->pointer_evidence);
 		f->role_evidence = f->addr_evidence = f->entry_evidence = NULL;
+		f->pointer_evidence = NULL;
 		f->role = ROLE_NONE;
-		f->addr_taken = f->via_members = false;
+		f->addr_taken = f->via_members = f->via_pointers = false;
 		f->entry = LK_BOTTOM;
 		f->member_stores = f->other_uses = 0;
 		for (int n = 0; n < f->nnodes; n++) {
@@ -839,6 +842,7 @@ void facts_collect(struct ctx *cx)
 		c->callee = f ? (long)(f - cx->funcs) : -1;
 	}
 	ast_registrations(cx);
+	fnptr_callers(cx);
 	member_callers(cx);
 	lost_calls(cx);
 	budget_unseen_callers(cx);
