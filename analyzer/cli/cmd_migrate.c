@@ -42,6 +42,7 @@
 #include "rewrite_output.h"
 #include "rewrite_plan.h"
 #include "run_state.h"
+#include "series.h"
 #include "tool_paths.h"
 #include "udiff.h"
 #include "util.h"
@@ -52,7 +53,8 @@ void cmd_migrate_usage(FILE *out)
 	      "    blkmig migrate - convert a whole tree with spatch and the analyzer\n"
 	      "\n"
 	      "SYNOPSIS\n"
-	      "    blkmig migrate [--check | --patch FILE | --in-place] [--report DIR]\n"
+	      "    blkmig migrate [--check | --patch FILE | --series DIR | --in-place]\n"
+	      "                   [--report DIR]\n"
 	      "                   [--root DIR] [--spatch PROG] [--cocci-dir DIR] [-j N]\n"
 	      "                   [OPTIONS] PATH...\n"
 	      "\n"
@@ -74,6 +76,21 @@ void cmd_migrate_usage(FILE *out)
 	      "    --patch FILE\n"
 	      "        Write one unified diff to FILE (- for standard output), for\n"
 	      "        `git apply -p1` or `patch -p1` in the --root directory.\n"
+	      "    --series DIR\n"
+	      "        Write the conversion into DIR as a `git format-patch` series, one\n"
+	      "        patch per driver (NNNN-PREFIX-convert-to-blk_end_request.patch,\n"
+	      "        for `git am` in the --root directory, in order).  A driver is one\n"
+	      "        kbuild module of one directory (the .c files its Makefile links\n"
+	      "        into one object, else one .c), with the headers of that directory\n"
+	      "        it includes and every file one site's edits span.  The subject is\n"
+	      "        `PREFIX: convert to blk_end_request()` (block for block/, else the\n"
+	      "        module without -core/_mod, after ARCH: under arch/); the message\n"
+	      "        says what changed and why (lock variant, errno mapping, byte\n"
+	      "        count, housekeeping removed, old lock bugs) and lists the sites\n"
+	      "        left for a human with what to decide.  From: $GIT_AUTHOR_NAME\n"
+	      "        <$GIT_AUTHOR_EMAIL>, Date: $SOURCE_DATE_EPOCH or now; no\n"
+	      "        Signed-off-by (git am -s adds yours).  Earlier NNNN-*.patch files\n"
+	      "        in DIR are removed.\n"
 	      "    --in-place\n"
 	      "        Replace the files atomically (temporary file, fsync, rename).\n"
 	      "    --report DIR\n"
@@ -109,8 +126,8 @@ void cmd_migrate_usage(FILE *out)
 	fputs("\nEXIT STATUS\n"
 	      "    --check: 0 nothing would change, 1 something would change or a file\n"
 	      "    could not be read as C (binary data, a parse failure).\n"
-	      "    --patch, --in-place: 0 every site converted or nothing to do, 1 sites\n"
-	      "    left for manual review or files left untouched.\n"
+	      "    --patch, --series, --in-place: 0 every site converted or nothing to\n"
+	      "    do, 1 sites left for manual review or files left untouched.\n"
 	      "    2: usage error, missing spatch or cocci files, a path that does not\n"
 	      "    exist, an I/O error, spatch failed, a file that could not be written\n"
 	      "    (file_not_writable), or another run is changing the same tree.\n"
@@ -118,12 +135,12 @@ void cmd_migrate_usage(FILE *out)
 	      out);
 }
 
-enum mode { MODE_CHECK, MODE_PATCH, MODE_IN_PLACE };
+enum mode { MODE_CHECK, MODE_PATCH, MODE_SERIES, MODE_IN_PLACE };
 
 struct mig_args {
 	enum mode mode;
 	int modes_given;
-	const char *patch, *report, *root, *spatch, *cocci_dir;
+	const char *patch, *series, *report, *root, *spatch, *cocci_dir;
 	const char *format, *output; /* --format, -o: one report to a file or stdout */
 	bool no_spatch;		     /* --no-spatch: the analyzer alone */
 	bool no_cache;		     /* --no-cache: neither use nor store a cached result */
@@ -191,6 +208,10 @@ static int parse_args(struct bm_run *run, int argc, char **argv, struct mig_args
 			slot = &a->patch;
 			a->mode = MODE_PATCH;
 			a->modes_given++;
+		} else if (!strcmp(s, "--series")) {
+			slot = &a->series;
+			a->mode = MODE_SERIES;
+			a->modes_given++;
 		} else if (!strcmp(s, "--report")) {
 			slot = &a->report;
 		} else if (!strcmp(s, "--root")) {
@@ -233,7 +254,8 @@ static int parse_args(struct bm_run *run, int argc, char **argv, struct mig_args
 	}
 	if (a->modes_given > 1) {
 		fprintf(stderr,
-			"blkmig migrate: give at most one of --check, --patch FILE, --in-place\n");
+			"blkmig migrate: give at most one of --check, --patch FILE, --series DIR, "
+			"--in-place\n");
 		return -1;
 	}
 	if (!a->npaths) {
@@ -1240,6 +1262,30 @@ static void merge_findings(struct mig *m)
 	}
 }
 
+/* --series DIR: every file with sites, as the run leaves it (cli/series.c). */
+static int write_series(struct mig *m)
+{
+	struct series_file *f = xcalloc(m->nc + 1, sizeof(*f));
+	int r;
+
+	for (size_t i = 0; i < m->nc; i++) {
+		bool ch = changed(&m->c[i]);
+
+		f[i] = (struct series_file){m->c[i].orig,
+					    m->c[i].orig_data,
+					    m->c[i].orig_len,
+					    ch ? m->c[i].final : m->c[i].orig_data,
+					    ch ? m->c[i].final_len : m->c[i].orig_len,
+					    ch};
+	}
+	r = series_write(m->a.series, m->a.root, f, m->nc, &m->inv);
+	free(f);
+	if (r >= 0 && !m->inv.opt.quiet)
+		fprintf(stderr, "blkmig migrate: %d patch%s in %s\n", r, r == 1 ? "" : "es",
+			m->a.series);
+	return r < 0 ? -1 : 0;
+}
+
 /* The user's file as it was before this run (the page shows its lines). */
 static const char *original_of(const char *path, size_t *len, void *ctx)
 {
@@ -1385,10 +1431,12 @@ static struct bm_cache *open_cache(struct mig *m, int argc, char **argv, const c
 
 		if (!strcmp(s, "--"))
 			break;
-		if ((!strcmp(s, "--patch") || !strcmp(s, "--report") || !strcmp(s, "-o") ||
-		     !strcmp(s, "--output") || !strcmp(s, "-j") || !strcmp(s, "--jobs")) &&
+		if ((!strcmp(s, "--patch") || !strcmp(s, "--series") || !strcmp(s, "--report") ||
+		     !strcmp(s, "-o") || !strcmp(s, "--output") || !strcmp(s, "-j") ||
+		     !strcmp(s, "--jobs")) &&
 		    i + 1 < argc) {
-			if (s[2] == 'p')
+			/* patch and series give the same result: the same entry */
+			if (s[2] == 'p' || (s[2] == 's' && s[3] == 'e'))
 				kept[nkept++] = "--patch";
 			i++;
 			continue;
@@ -1926,6 +1974,10 @@ output:
 			rc = BM_EXIT_USAGE;
 			goto out;
 		}
+	}
+	if (m.a.mode == MODE_SERIES && write_series(&m) < 0) {
+		rc = BM_EXIT_USAGE;
+		goto out;
 	}
 	for (size_t i = 0; i < m.nc; i++)
 		if (m.c[i].problem)
