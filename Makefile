@@ -36,11 +36,14 @@ VERSION      := 0.1.0
 
 # ---- Debian packages the project needs ------------------------------------------
 # deps installs only what is missing, says what it installs, and is a no-op otherwise.
+# A minimal Debian lacks some tools the tests call: git (migrate, harden), xz-utils (the
+# 2.6.24 corpus), procps (harden's pgrep), libpython3-dev (spatch's Python scripting loads
+# libpython3.X.so, which only the -dev package links); make check-fresh starts from such a root.
 DEBIAN_PACKAGES := make gcc libc6-dev pkg-config python3 perl coccinelle clang libclang-dev \
 	libjansson-dev libcmocka-dev linux-headers-amd64 linux-image-amd64 \
 	qemu-system-x86 busybox-static fio cpio kmod libelf-dev bc chromium \
 	clang-format cppcheck time bsdutils libssl-dev \
-	linux-image-6.12-amd64 linux-headers-6.12-amd64 dkms git xz-utils linux-source-6.1
+	linux-image-6.12-amd64 linux-headers-6.12-amd64 dkms git xz-utils procps libpython3-dev linux-source-6.1
 
 # deps: the packages, then (in a new make, which sees them) what fragments add to
 # DEPS_STEPS (e.g. tools fetched with a package's own client, like npm).
