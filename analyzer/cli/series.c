@@ -582,10 +582,18 @@ static char *lock_why(const struct bm_site *site, const struct bm_strlist *calls
 	bool unlocked =
 	    strlist_has(calls, "blk_end_request") || strlist_has(calls, "blk_end_request_callback");
 
-	/* the lock's own evidence; where the state is unknown, the contract spatch kept */
-	for (size_t e = 0; e < site->lock_evidence.n && !ev; e++)
-		if (site->lock != BM_LOCK_UNKNOWN || strstr(site->lock_evidence.v[e], "contract"))
-			ev = is_note(site->lock_evidence.v[e]) ? NULL : site->lock_evidence.v[e];
+	/* the lock's own evidence; where the state is unknown, the one that names the new
+	 * call (the callback's reason) or the contract spatch kept */
+	for (size_t e = 0; e < site->lock_evidence.n && !ev; e++) {
+		const char *v = site->lock_evidence.v[e];
+		bool names = false;
+
+		for (size_t c = 0; c < calls->n; c++)
+			names |= strstr(v, calls->v[c]) != NULL;
+		if (!is_note(v) &&
+		    (site->lock != BM_LOCK_UNKNOWN || names || strstr(v, "contract")))
+			ev = v;
+	}
 	for (size_t e = 0; e < site->lock_evidence.n && !ev; e++)
 		if (!is_note(site->lock_evidence.v[e]))
 			ev = site->lock_evidence.v[e];
