@@ -951,6 +951,17 @@ static void remove_old_patches(const char *dir)
 	closedir(d);
 }
 
+static size_t digits(size_t n)
+{
+	size_t d = 1;
+
+	while (n >= 10) {
+		n /= 10;
+		d++;
+	}
+	return d;
+}
+
 static char *mail_date(void)
 {
 	const char *sde = getenv("SOURCE_DATE_EPOCH");
@@ -1127,10 +1138,7 @@ int series_write(const char *dir, const char *root, const struct series_file *fi
 		    &m, "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n");
 		sbuf_printf(&m, "From: %s\nDate: %s\n", from, date);
 		if (npatch > 1)
-			sbuf_printf(&m, "Subject: [PATCH %0*zu/%zu] %s\n\n",
-				    npatch >= 100  ? 3
-				    : npatch >= 10 ? 2
-						   : 1,
+			sbuf_printf(&m, "Subject: [PATCH %0*zu/%zu] %s\n\n", (int)digits(npatch),
 				    nr, npatch, subject);
 		else
 			sbuf_printf(&m, "Subject: [PATCH] %s\n\n", subject);

@@ -57,6 +57,14 @@ listing() {
 }
 check series/one-patch-per-driver diff -u "$HERE/expected.series" <(listing)
 
+# a second run (the result cache's entry of the first) writes the same series
+again() {
+	(cd "$S" && "$BLKMIG" migrate --series ser2 --root tree tree >/dev/null 2>"$S/again.err")
+	grep -q 'the result of an identical run' "$S/again.err" || { echo "not from the cache"; return 1; }
+	diff -r "$S/ser" "$S/ser2"
+}
+check series/cached-run-writes-the-same-series again
+
 check series/messages-name-the-facts python3 "$LIB/series-check.py" "$S/rep/report.json" "$S/ser" tree/
 
 facts() {
