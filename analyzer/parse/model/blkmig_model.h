@@ -479,4 +479,16 @@ int copy_from_user(void *to, const void __user *from, unsigned long n);
 int capable(int cap);
 #define CAP_SYS_ADMIN 21
 
+/* the legacy AT disk interface (linux/hdreg.h, linux/major.h): drivers/ide/legacy/hd.c */
+#define HD_IRQ 14
+#define IDE0_MAJOR 3
+#define HD_MAJOR IDE0_MAJOR
+#define WIN_RECAL 0x10
+#define WIN_RESTORE WIN_RECAL
+#define WIN_READ 0x20
+#define WIN_WRITE 0x30
+#define WIN_SPECIFY 0x91
+/* boot options: nothing in a module (linux/init.h) */
+#define __setup(str, fn)
+
 #endif
