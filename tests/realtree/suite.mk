@@ -18,3 +18,11 @@ check-realtree: $(BUILD)/blkmig
 bench-realtree: $(BUILD)/blkmig
 	@TOP=$(TOP) BUILD=$(BUILD) BLKMIG=$(BUILD)/blkmig \
 		bash $(TOP)/tests/realtree/bench.sh
+
+# realtree-series (issue 22): migrate --series on the tree, git am of each patch in order
+# with the compile check after each step, checkpatch on the added lines (series.sh).
+CHECK_SUITES += realtree-series
+.PHONY: check-realtree-series
+check-realtree-series: $(BUILD)/blkmig
+	@TOP=$(TOP) BUILD=$(BUILD) RESULTS=$(RESULTS) BLKMIG=$(BUILD)/blkmig \
+		bash $(TOP)/tests/realtree/series.sh
