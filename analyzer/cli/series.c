@@ -469,6 +469,84 @@ static const char *rel_of(const struct sfile *s, size_t n, const char *path)
 	return i < n ? s[i].rel : path;
 }
 
+/*
+ * The values the conversion saves before the new call ends the request (an added
+ * "typeof(EXPR) NAME = EXPR;", spatch's hoist): "EXPR\x1fNAME" in @saved, and the added
+ * statements that read NAME in @uses.
+ */
+static void saved_values(const struct series_file *f, struct bm_strlist *saved,
+			 struct bm_strlist *uses)
+{
+	char *d = NULL;
+	size_t len = 0;
+	FILE *m;
+	struct bm_strlist added = {0}, names = {0};
+
+	if (!f->changed || !(m = open_memstream(&d, &len)))
+		return;
+	udiff_write(m, "x", f->old, f->old_len, f->new, f->new_len, 0);
+	fclose(m);
+	for (char *p = d; p && *p;) {
+		char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (*p == '+' && strncmp(p, "+++ ", 4)) {
+			char *l = xstrndup(p + 1, n - 1), *t = l;
+
+			while (*t == ' ' || *t == '\t')
+				t++;
+			strlist_push(&added, t);
+			free(l);
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	free(d);
+	for (size_t i = 0; i < added.n; i++) {
+		const char *t = added.v[i], *q;
+		int depth = 0;
+
+		if (strncmp(t, "typeof(", 7))
+			continue;
+		for (q = t + 6; *q; q++) {
+			depth += *q == '(';
+			depth -= *q == ')';
+			if (!depth)
+				break;
+		}
+		if (*q == ')') {
+			const char *name = q + 1, *end;
+
+			while (*name == ' ')
+				name++;
+			for (end = name; isalnum((unsigned char)*end) || *end == '_'; end++)
+				;
+			if (end > name && !strncmp(end, " = ", 3)) {
+				char *nm = xstrndup(name, (size_t)(end - name));
+
+				strlist_push_owned(
+				    saved, xasprintf("%.*s\x1f%s", (int)(q - t - 7), t + 7, nm));
+				strlist_push_owned(&names, nm);
+			}
+		}
+	}
+	for (size_t i = 0; i < added.n; i++) {
+		if (!strncmp(added.v[i], "typeof(", 7))
+			continue;
+		for (size_t k = 0; k < names.n; k++) {
+			const char *h = strstr(added.v[i], names.v[k]);
+			size_t nl = strlen(names.v[k]);
+
+			if (h &&
+			    (h == added.v[i] || !(isalnum((unsigned char)h[-1]) || h[-1] == '_')) &&
+			    !(isalnum((unsigned char)h[nl]) || h[nl] == '_') &&
+			    !strlist_has(uses, added.v[i]))
+				strlist_push(uses, added.v[i]);
+		}
+	}
+	strlist_free(&added);
+	strlist_free(&names);
+}
+
 /* Lines of @old removed by the diff to @new that mention @word. */
 static bool removed_mentions(const struct series_file *f, const char *word)
 {
@@ -755,7 +833,8 @@ static char *body(const struct sfile *s, size_t ns, const struct group *g, const
 			char *n = rel_text(note_of(site, "preexisting_unended_request: "), pfx);
 
 			topic_add(&old, &nold, &cold,
-				  xasprintf("In @, the old code never ended this request: %s", n),
+				  xasprintf("In @, the old code never ended this request: %s%s", n,
+					    ends_with(n, ".") ? "" : "."),
 				  fn);
 			free(n);
 		}
@@ -816,6 +895,30 @@ static char *body(const struct sfile *s, size_t ns, const struct group *g, const
 			free(names);
 		}
 		strlist_free(&moved);
+	}
+	{
+		/* values read from the request before the new call ends it */
+		struct bm_strlist saved = {0}, uses = {0};
+
+		for (size_t i = 0; i < g->n; i++)
+			saved_values(s[g->files[i]].f, &saved, &uses);
+		for (size_t i = 0; i < saved.n; i++) {
+			char *sep = strchr(saved.v[i], '\x1f');
+
+			*sep = '\0';
+			t = xasprintf("%s is read into %s before the new call, which may end and "
+				      "free the request; the statements that ran between the data "
+				      "completion and the final step follow the call and read %s "
+				      "instead:",
+				      saved.v[i], sep + 1, sep + 1);
+			sbuf_add(&b, "\n");
+			wrap(&b, t, "", "");
+			free(t);
+		}
+		for (size_t i = 0; i < uses.n && saved.n; i++)
+			wrap(&b, uses.v[i], "  ", "    ");
+		strlist_free(&saved);
+		strlist_free(&uses);
 	}
 	for (size_t i = 0; i < nold; i++) {
 		char *at = strchr(old[i].text, '@');

@@ -16,7 +16,8 @@ Checks, printing one line per problem (exit 1 if any):
   conversion fixes named as such; its uptodate and its byte count (as the report gives
   them) in its Errors and Byte counts items;
 - every site left for a human in the patch's files listed as `CALL() in FN(), FILE:LINE
-  (REASON)`.
+  (REASON)`;
+- every value the diff reads from the request before the call (`typeof(X) N = X;`) told.
 """
 import json
 import os
@@ -123,6 +124,11 @@ def main():
             bad.append('%s: the analysis path %s in the message' % (n, prefix))
         flat = norm(body)
         secs = sections(body)
+        # a value the conversion reads from the request before the call (spatch's hoist)
+        diff = open(os.path.join(sdir, n), errors='replace').read().partition('\n---\n')[2]
+        for expr, name in re.findall(r'^\+\s*typeof\((.*)\) (\w+) = \1;$', diff, re.M):
+            if '%s is read into %s before the new call' % (norm(expr), name) not in flat:
+                bad.append('%s: the saved value %s (%s) is not told' % (n, name, expr))
         mine = {rel(s['file']) for s in r['sites']} & set(files)
         # the files of the driver: those in the patch and those its message lists
         for s in r['sites']:

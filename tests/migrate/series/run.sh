@@ -1,7 +1,8 @@
 #!/bin/bash
 # tests/migrate/series/run.sh — suite `migrate-series`: `blkmig migrate --series DIR`
 # (analyzer/cli/series.c) on a small tree of our own test drivers: tree/ here (a
-# two-file module with its header and Makefile, a block-core file, an ide-core file, an
+# two-file module with its header and Makefile, a block-core file, an ide-core file, a
+# driver whose statement between data completion and final step reads the request, an
 # hd-style driver with an old race and a site left for a human) plus three inputs of
 # ../golden/tree (simple.c, wrap.c, and manual.c, which stays as it is: no patch).
 #
@@ -13,6 +14,7 @@
 #   tree `--patch` gives;
 # - checkpatch.pl --no-tree (tests/lib/checkpatch.sh): no error or warning on an added line
 #   but those listed in checkpatch.known (the rewrite text's own, each with its cause);
+# - the conversion's saved value (hoist.c) told in the message;
 # - the checkers themselves fail on a broken input (a message without a fact, an added
 #   line indented with spaces), and --series with --patch is a usage error.
 set -u
