@@ -21,16 +21,24 @@ set -euo pipefail
 [ $# -ge 2 ] || { echo "usage: $0 BUILD_DIR PATCH..." >&2; exit 2; }
 build=$1
 shift
-tarball=${LINUX_SOURCE_TAR:-$(ls -1 /usr/src/linux-source-6.1.tar.xz 2>/dev/null | head -n 1)}
+tarball=${LINUX_SOURCE_TAR:-/usr/src/linux-source-6.1.tar.xz}
 dir=$build/checkpatch
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
 
 exec 8>"$dir/.lock"
 flock 8
-if [ ! -f "$dir/.extracted" ] || [ -n "$tarball" ] && [ "$tarball" -nt "$dir/.extracted" ]; then
-	[ -n "$tarball" ] && [ -r "$tarball" ] ||
-		{ echo "checkpatch: no /usr/src/linux-source-6.1.tar.xz (apt-get install linux-source-6.1, or make deps)" >&2; exit 2; }
+stale=no
+if [ ! -f "$dir/.extracted" ]; then
+	stale=yes
+elif [ -r "$tarball" ] && [ "$tarball" -nt "$dir/.extracted" ]; then
+	stale=yes
+fi
+if [ $stale = yes ]; then
+	if [ ! -r "$tarball" ]; then
+		echo "checkpatch: no $tarball (apt-get install linux-source-6.1, or make deps)" >&2
+		exit 2
+	fi
 	top=$(tar -tJf "$tarball" 2>/dev/null | head -n 1 | cut -d/ -f1) || true
 	[ -n "$top" ] || { echo "checkpatch: cannot read $tarball" >&2; exit 2; }
 	rm -rf "$dir/x"
@@ -89,9 +97,9 @@ for p in "$@"; do
 	out=$(perl "$dir/checkpatch.pl" --no-tree --show-types --no-summary --no-color "$p" 2>&1)
 	crc=$?
 	set -e
-	# checkpatch exits 1 when it found something; anything else is a failure to run
-	if [ $crc -gt 1 ] || grep -q '^Can.t \|^Use of uninitialized\|line [0-9]*\.$' <<<"$out" &&
-		! grep -q '^\(ERROR\|WARNING\|CHECK\):' <<<"$out"; then
+	# checkpatch exits 1 when it found something; anything else, or perl's own
+	# complaint, is a failure to run
+	if [ $crc -gt 1 ] || grep -q '^Can.t locate\|^syntax error\|^Global symbol' <<<"$out"; then
 		echo "checkpatch: checkpatch.pl failed on $p (exit $crc): $(head -n 5 <<<"$out")" >&2
 		exit 2
 	fi
