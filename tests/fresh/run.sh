@@ -21,7 +21,7 @@
 # environment: TOP, BUILD, RESULTS; FRESH_DIR (default BUILD/fresh); FRESH_MIRROR (default
 # http://deb.debian.org); FRESH_PATCH=FILE applies a patch to the clone first (e.g. one that
 # brings a bug back, to see this suite fail); FRESH_KEEP=1 leaves the root in place;
-# FRESH_REBOOTSTRAP=1 builds the cached bootstrap tarball again.
+# FRESH_REBOOTSTRAP=1 builds the cached bootstrap tarball again (done anyway once a week).
 # Cached between runs under FRESH_DIR/cache: the bootstrap tarball and apt's archives
 # (bind-mounted on the root's /var/cache/apt/archives).  The root itself never is.
 set -euo pipefail
@@ -69,7 +69,10 @@ trap cleanup EXIT
 
 # ---- the bootstrap tarball (cached) and a fresh root from it ----
 suites="bookworm bookworm-updates"
-if [ ! -s "$tarball" ] || [ "${FRESH_REBOOTSTRAP:-}" = 1 ]; then
+# A tarball older than a week is made again: the root stays close to what a fresh
+# install gets from the archive today.
+if [ ! -s "$tarball" ] || [ "${FRESH_REBOOTSTRAP:-}" = 1 ] ||
+   [ -n "$(find "$tarball" -mtime +7)" ]; then
 	stamp "bootstrapping a minimal bookworm root (mmdebstrap, $mirror)"
 	rm -f "$tarball.tmp"
 	if ! nice -n 10 mmdebstrap --mode=root --variant=minbase --format=tar bookworm "$tarball.tmp" \
@@ -181,5 +184,7 @@ else
 		tail -n 5 "$logs/check-analyzer.log")"
 fi
 cp "$out/test-results/analyzer.log" "$logs/" 2>/dev/null || true
+# The archives cache keeps only what the archive still has.
+in_root "$logs/autoclean.log" "apt-get autoclean -q" || true
 stamp "done (logs in $logs)"
 finish
