@@ -676,7 +676,8 @@ static char *lock_why(const struct bm_site *site, const struct bm_strlist *calls
 		if (!is_note(site->lock_evidence.v[e]))
 			ev = site->lock_evidence.v[e];
 	if (ev) {
-		char *c = first_clause(ev);
+		/* the first clause, but a contract whole ("X requires ...; Y keeps it") */
+		char *c = strstr(ev, "contract") ? xstrdup(ev) : first_clause(ev);
 
 		ev1 = rel_text(c, pfx);
 		free(c);
