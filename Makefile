@@ -9,17 +9,20 @@
 # `make check` runs every suite, even after one fails, and tests/lib/summarize prints
 # the closing `N passed, N failed` line.
 #
-# deps before reading: the fragments compute values when make READS them, from what
-# the machine has installed: the kernel version (shims.mk BLKCOMPAT_KVER_FOUND, hence
-# KERNEL_BUILD_DIR, MODULES_DIR, KBUILD_DIR and every module's target path, also in
-# samples.mk, kmod.mk and realdrv.mk), tests/target/suite.mk KVER/KERNEL, shims.mk
-# KVERS_ALL and KDIR, analyzer.mk LLVM_DIR, realdrv.mk REALDRV_HAVE_CORPUS.  On a fresh
-# machine those are read before `deps` installs the kernels and LLVM (modules went to
-# build/kernels/none/).  So `make check`, `make demo` and `make bench` run `deps` in one
-# make and the rest in a new make (with NO_DEPS=1), which reads the Makefile again with
-# the packages there; variables given on the command line pass through MAKEFLAGS.
-# NO_DEPS=1 on the command line skips deps.  Every other target (all, modules,
-# check-NAME, target-check, ...) installs nothing and reads the machine as it is.
+# deps before reading: the fragments look at what the machine has installed.  Read when
+# make reads them (:= and target names): the kernel version of shims.mk
+# (BLKCOMPAT_KVER_FOUND, from /boot and /usr/src), hence KERNEL_BUILD_DIR, KBUILD_DIR,
+# MODULES_DIR and every module's path (samples.mk, kmod.mk, realdrv.mk); realdrv.mk's
+# REALDRV_HAVE_CORPUS (an ifeq).  Looked up at each use instead ($(shell), $(wildcard),
+# whose directories make caches): tests/target/suite.mk KVER and KERNEL, shims.mk
+# KVERS_ALL, KDIR and KERNEL_DOC, analyzer.mk LLVM_DIR.  With deps in the same make, on a
+# fresh machine the first kind was read before the kernels were installed and the second
+# after: the modules went to build/kernels/none/ and the demo booted 6.12 without them.
+# So `make check`, `make demo` and `make bench` run `deps` in one make and the rest in a
+# new make (NO_DEPS=1), which reads the Makefile again with the packages there; variables
+# given on the command line pass through MAKEFLAGS.  NO_DEPS=1 on the command line skips
+# deps.  Every other target (all, modules, check-NAME, target-check, ...) installs nothing
+# and reads the machine as it is.  Suite deps-order (tests/fresh/order.sh) checks this.
 # `make check-fresh` proves the first command on a fresh Debian 12 root (tests/fresh/).
 
 SHELL        := /bin/bash
