@@ -362,7 +362,7 @@ static bool text_covered(struct pstate *ps, const char *name, size_t a, size_t b
 
 		if (memcmp(s + p, name, nl) ||
 		    (p && (isalnum((unsigned char)s[p - 1]) || s[p - 1] == '_')) ||
-		    isalnum((unsigned char)s[p + nl]) || s[p + nl] == '_')
+		    (p + nl < t->len && (isalnum((unsigned char)s[p + nl]) || s[p + nl] == '_')))
 			continue;
 		for (m = p; m > 0 && isspace((unsigned char)s[m - 1]); m--)
 			;
@@ -372,7 +372,8 @@ static bool text_covered(struct pstate *ps, const char *name, size_t a, size_t b
 			;
 		if (skip_calls && q < t->len && s[q] == '(')
 			continue;
-		if (bsearch(&p, known, nknown, sizeof(*known), off_cmp) || in_directive(s, p))
+		if ((nknown && bsearch(&p, known, nknown, sizeof(*known), off_cmp)) ||
+		    in_directive(s, p))
 			continue;
 		*where = p;
 		return false;
