@@ -20,7 +20,9 @@ run_goal() {
 	local old="--old-file=$tmp/build/blkmig --old-file=modules"
 	rm -rf "$tmp/state" "$tmp/results"
 	# --old-file: `all`'s real prerequisites count as built, also in every sub-make
-	# (MAKE on the command line: make passes no --old-file on by itself)
+	# (MAKE on the command line: make passes no --old-file on by itself).  Not the
+	# caller's MAKEFLAGS nor NO_DEPS: `make check` runs its suites with NO_DEPS=1.
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u NO_DEPS \
 	make -C "$1" -f "$2" --no-print-directory $old MAKE="make $old" \
 		ORDER_STATE="$tmp/state" BUILD="$tmp/build" RESULTS="$tmp/results" \
 		DEMO_STEPS= BENCHES= CHECK_SUITES=harness REALDRV_HAVE_CORPUS=yes "$3" 2>&1
