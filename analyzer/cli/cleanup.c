@@ -307,9 +307,26 @@ void cleanup_stale_private_dirs(void)
 	closedir(d);
 }
 
-static bool leftover_name(const char *n)
+/* The pid in a temporary file's owner mark, CLEANUP_TMP_PREFIX "<pid>.XXXXXX", or 0 when
+ * N is not such a name (a user's .blkmig-config, an unmarked .blkmig-XXXXXX). */
+static long leftover_owner(const char *n)
 {
-	return !strncmp(n, ".blkmig-", 8) && strlen(n) == 14 && strcmp(n + 8, "owner");
+	size_t pl = strlen(CLEANUP_TMP_PREFIX);
+	const char *p = n + pl;
+	char *end;
+	long pid;
+
+	if (strncmp(n, CLEANUP_TMP_PREFIX, pl) || *p < '1' || *p > '9')
+		return 0;
+	errno = 0;
+	pid = strtol(p, &end, 10);
+	if (errno || pid <= 0 || pid > INT_MAX || *end != '.' || strlen(end + 1) != 6)
+		return 0;
+	for (const char *c = end + 1; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		      (*c >= '0' && *c <= '9')))
+			return 0;
+	return pid;
 }
 
 unsigned cleanup_leftovers_in(const char *dir)
@@ -323,11 +340,15 @@ unsigned cleanup_leftovers_in(const char *dir)
 	while ((e = readdir(d))) {
 		char *p;
 		struct stat st;
+		long pid = leftover_owner(e->d_name);
 
-		if (!leftover_name(e->d_name))
+		/* ours (the mark), of a run that is gone (never a live run's, never this
+		 * run's), a plain file of this user with no other link */
+		if (!pid || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
 			continue;
 		p = xasprintf("%s/%s", dir, e->d_name);
-		if (lstat(p, &st) == 0 && S_ISREG(st.st_mode) && unlink(p) == 0) {
+		if (lstat(p, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+		    st.st_nlink == 1 && unlink(p) == 0) {
 			fprintf(stderr,
 				"%s: removed %s, the unfinished write of an interrupted run "
 				"(its file was left as it was)\n",

@@ -4,8 +4,9 @@
  * Owns: the SIGINT/SIGTERM/SIGHUP handler (children stopped, private directories and
  * half-written temporary files removed, one line saying how the tree was left, then
  * death by the same signal: exit status 130/143/129); the private directories of dead
- * runs (SIGKILL) in the temporary folder and the `.blkmig-XXXXXX` files a killed
- * in-place write left beside a driver, both removed by the next run; the lock that keeps
+ * runs (SIGKILL) in the temporary folder and the marked `.blkmig-tmp.<pid>.XXXXXX` files a
+ * killed in-place write left beside a driver, both removed by the next run (the latter
+ * only by an in-place run, under the tree lock); the lock that keeps
  * two in-place runs off the same tree; children that die with their parent.
  *
  * Everything the handler touches is registered here beforehand, in fixed tables, so the
@@ -38,8 +39,15 @@ void cleanup_in_child(bool new_group);
 
 /* Remove the private directories of runs that are gone (SIGKILL) from $TMPDIR. */
 void cleanup_stale_private_dirs(void);
-/* Remove `.blkmig-XXXXXX` files of a killed in-place write in DIR, saying so; the
- * number removed. */
+/* A temporary file beside a user's file is named CLEANUP_TMP_PREFIX "<pid>.XXXXXX": the
+ * pid of the run that writes it is its owner mark. */
+#define CLEANUP_TMP_PREFIX ".blkmig-tmp."
+
+/* Remove the temporary files of killed in-place writes in DIR, saying so; the number
+ * removed.  Only files that carry the owner mark of a run that is gone (kill(pid, 0):
+ * ESRCH), regular, this user's, with one link: never a user's `.blkmig-config`, an
+ * unmarked name or a live run's file.  Call it only in a run that writes the tree,
+ * under the tree lock (cleanup_lock_tree). */
 unsigned cleanup_leftovers_in(const char *dir);
 
 /* Lock PATHS (files or directories) for an in-place run: every path's directory

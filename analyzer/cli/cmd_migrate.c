@@ -1385,8 +1385,8 @@ static int replace_changed_files(struct mig *m)
 	return failed;
 }
 
-/* Remove the `.blkmig-XXXXXX` leftovers of a killed in-place write from every
- * directory of the run's files. */
+/* Remove the marked leftovers of a killed in-place write (cleanup_leftovers_in) from
+ * every directory of the run's files.  In-place runs only, under the tree lock. */
 static void remove_leftovers(const struct bm_run *run)
 {
 	struct bm_strlist seen = {0};
@@ -1715,7 +1715,8 @@ int cmd_migrate(int argc, char **argv)
 		goto out;
 	}
 	stage_time("inventory");
-	remove_leftovers(&m.inv);
+	if (m.a.mode == MODE_IN_PLACE) /* only a run that writes the tree, under its lock */
+		remove_leftovers(&m.inv);
 	if (make_copies(&m) < 0) {
 		rc = BM_EXIT_USAGE;
 		goto out;

@@ -129,7 +129,7 @@ int atomic_precheck(const char *path, char *real, size_t real_len, struct stat *
 int atomic_replace(const char *path, const char *data, size_t len, const char *expect,
 		   size_t expect_len, char *err, size_t errlen)
 {
-	char real[PATH_MAX], dir[PATH_MAX], tmp[PATH_MAX + 32];
+	char real[PATH_MAX], dir[PATH_MAX], tmp[PATH_MAX + 64];
 	const char *dname;
 	struct stat st;
 	int fd, dfd;
@@ -156,7 +156,8 @@ int atomic_replace(const char *path, const char *data, size_t len, const char *e
 	}
 	snprintf(dir, sizeof(dir), "%s", real);
 	dname = dirname(dir);
-	snprintf(tmp, sizeof(tmp), "%s/.blkmig-XXXXXX", dname);
+	/* the owner mark: our pid (cleanup_leftovers_in) */
+	snprintf(tmp, sizeof(tmp), "%s/" CLEANUP_TMP_PREFIX "%ld.XXXXXX", dname, (long)getpid());
 	fd = mkstemp(tmp);
 	if (fd >= 0)
 		cleanup_add_file(tmp); /* removed if a signal stops the run */

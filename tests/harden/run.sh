@@ -76,23 +76,48 @@ for sig in INT TERM KILL; do
 		if [ "$sig" != KILL ] && [ "$rc" = "$want" ] && ! grep -q "interrupted by SIG$sig" "$w/i.out"; then
 			fail "$name" "no line saying how the tree was left: $(tail -2 "$w/i.out")"; continue
 		fi
-		# after SIGKILL, the next run removes what the killed one left
-		[ "$sig" = KILL ] && "$B" migrate -q --check "$w/t" >"$w/next.out" 2>&1
+		# after SIGKILL, the next run that writes removes what the killed one left
+		# (a --check changes nothing: see leftover-check-removes-nothing)
+		[ "$sig" = KILL ] && "$B" migrate -q --in-place -j 1 "$w/t" >"$w/next.out" 2>&1
 		if msg=$(nothing_left "$w/t"); then pass "$name"; else fail "$name" "$msg"; fi
 		rm -rf "${TMPDIR:?}"/*
 	done
 done
 
-# ---- a leftover of a killed write is removed and mentioned ---------------------------------
+# ---- a leftover of a killed write is removed and mentioned; nothing else is ---------------
+# A temporary file carries its owner mark in its name: .blkmig-tmp.<pid>.XXXXXX.  Only an
+# in-place run, under the tree lock, removes one, and only when that pid is gone.  A user's
+# .blkmig-config, an unmarked .blkmig-XXXXXX and a live run's file are never touched, and
+# migrate --check removes nothing at all.
 rm -rf "$w/t"; cp -a "$w/orig" "$w/t"
 d=$(dirname "$(find "$w/t" -name '*.c' | head -1)")
-echo half > "$d/.blkmig-Ab12Cd"
+dead=$(sh -c 'echo $$')                       # a pid that has exited
+sleep 60 & live=$!                            # a pid that is alive
+echo half > "$d/.blkmig-tmp.$dead.Ab12Cd"
+echo live > "$d/.blkmig-tmp.$live.Zz98Yx"
+echo user > "$d/.blkmig-config"
+echo user > "$d/.blkmig-Ab12Cd"
+"$B" migrate -q --check "$w/t" >"$w/l.out" 2>&1
+if [ -e "$d/.blkmig-tmp.$dead.Ab12Cd" ] && [ -e "$d/.blkmig-tmp.$live.Zz98Yx" ] &&
+	[ -e "$d/.blkmig-config" ] && [ -e "$d/.blkmig-Ab12Cd" ] && ! grep -q "removed" "$w/l.out"; then
+	pass leftover-check-removes-nothing
+else
+	fail leftover-check-removes-nothing "$(ls -A "$d" | grep blkmig | tr '\n' ' '): $(grep removed "$w/l.out" | head -2)"
+fi
 "$B" migrate -q --in-place -j 1 "$w/t" >"$w/l.out" 2>&1
-if [ ! -e "$d/.blkmig-Ab12Cd" ] && grep -q "removed .*\.blkmig-Ab12Cd" "$w/l.out"; then
+if [ ! -e "$d/.blkmig-tmp.$dead.Ab12Cd" ] && grep -q "removed .*\.blkmig-tmp\.$dead\.Ab12Cd" "$w/l.out"; then
 	pass leftover-removed-and-said
 else
 	fail leftover-removed-and-said "$(head -3 "$w/l.out")"
 fi
+if [ -e "$d/.blkmig-tmp.$live.Zz98Yx" ] && [ "$(cat "$d/.blkmig-config")" = user ] &&
+	[ -e "$d/.blkmig-Ab12Cd" ] && ! grep -q "removed .*\(config\|Zz98Yx\|/\.blkmig-Ab12Cd\)" "$w/l.out"; then
+	pass leftover-only-marked-dead-removed
+else
+	fail leftover-only-marked-dead-removed "$(ls -A "$d" | grep blkmig | tr '\n' ' '): $(grep removed "$w/l.out" | head -3)"
+fi
+kill "$live" 2>/dev/null; wait "$live" 2>/dev/null
+rm -f "$d"/.blkmig-*
 
 # fault_run NAME DIR [blkmig options...]: exit 2, message names a file, every byte kept
 fault_expect_kept() {
