@@ -11,10 +11,12 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 int read_whole_file(const char *path, char **data, size_t *len, char *err, size_t errlen)
@@ -126,33 +128,65 @@ int atomic_precheck(const char *path, char *real, size_t real_len, struct stat *
 	return 0;
 }
 
+/* Same inode, size and mtime as when it was read. */
+static bool same_stat(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+}
+
+/* REAL still holds what was read: the stat SEEN and, when EXPECT, those bytes. */
+static bool unchanged(const char *real, const struct stat *seen, const char *expect,
+		      size_t expect_len)
+{
+	struct stat now_st;
+	char *now;
+	size_t now_len;
+	char rerr[64];
+	bool same;
+
+	if (stat(real, &now_st) < 0 || !same_stat(&now_st, seen))
+		return false;
+	if (!expect)
+		return true;
+	if (read_whole_file(real, &now, &now_len, rerr, sizeof(rerr)) < 0)
+		return false;
+	same = now_len == expect_len && memcmp(now, expect, now_len) == 0;
+	free(now);
+	return same;
+}
+
+/*
+ * Fault injection for the tests (tests/harden): BLKMIG_FAULT_SLOW_WRITE=TEXT makes the
+ * write of a file whose path contains TEXT wait 2 s after the temporary file is written
+ * and fsync'ed, before the last check and the rename, so that a test can change the file
+ * inside that window.
+ */
+static void injected_write_delay(const char *path)
+{
+	const char *slow = getenv("BLKMIG_FAULT_SLOW_WRITE");
+	struct timespec ts = {2, 0};
+
+	if (slow && *slow && strstr(path, slow))
+		nanosleep(&ts, NULL);
+}
+
 int atomic_replace(const char *path, const char *data, size_t len, const char *expect,
 		   size_t expect_len, char *err, size_t errlen)
 {
 	char real[PATH_MAX], dir[PATH_MAX], tmp[PATH_MAX + 64];
 	const char *dname;
-	struct stat st;
+	struct stat st, seen;
 	int fd, dfd;
 
 	if (atomic_precheck(path, real, sizeof(real), &st, err, errlen) < 0)
 		return -1;
-	if (expect) {
-		char *now;
-		size_t now_len;
-		char rerr[64];
-		int same;
-
-		if (read_whole_file(real, &now, &now_len, rerr, sizeof(rerr)) < 0) {
-			snprintf(err, errlen, "%s: cannot re-read before replacing; left untouched",
-				 path);
-			return -1;
-		}
-		same = now_len == expect_len && memcmp(now, expect, now_len) == 0;
-		free(now);
-		if (!same) {
-			snprintf(err, errlen, "%s: changed while blkmig ran; left untouched", path);
-			return -1;
-		}
+	/* what the caller read, still there: the bytes, and the same stat before and after
+	 * reading them (the stat the last check compares with) */
+	if (!unchanged(real, &st, expect, expect_len) || stat(real, &seen) < 0 ||
+	    !same_stat(&seen, &st)) {
+		snprintf(err, errlen, "%s: changed while blkmig ran; left untouched", path);
+		return -1;
 	}
 	snprintf(dir, sizeof(dir), "%s", real);
 	dname = dirname(dir);
@@ -177,7 +211,23 @@ int atomic_replace(const char *path, const char *data, size_t len, const char *e
 		cleanup_del_file(tmp, false);
 		return -1;
 	}
-	if (close(fd) < 0 || rename(tmp, real) < 0) {
+	if (close(fd) < 0) {
+		snprintf(err, errlen, "%s: cannot write the new contents: %s; left untouched", path,
+			 strerror(errno));
+		unlink(tmp);
+		cleanup_del_file(tmp, false);
+		return -1;
+	}
+	injected_write_delay(real);
+	/* Again, right before the rename: an edit made while the new contents were written
+	 * and fsync'ed (which can take long) is kept, not replaced. */
+	if (!unchanged(real, &seen, expect, expect_len)) {
+		snprintf(err, errlen, "%s: changed while blkmig ran; left untouched", path);
+		unlink(tmp);
+		cleanup_del_file(tmp, false);
+		return -1;
+	}
+	if (rename(tmp, real) < 0) {
 		snprintf(err, errlen, "%s: cannot replace: %s; left untouched", path,
 			 strerror(errno));
 		unlink(tmp);

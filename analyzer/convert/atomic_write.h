@@ -16,6 +16,8 @@
 /*
  * Replace @path with @data[0..@len). @expect (may be NULL) is what the caller read and
  * rewrote: if the file no longer holds exactly those @expect_len bytes it is left alone.
+ * Checked before the temporary file is written and again right before the rename (the
+ * bytes, and the inode, size and mtime seen at the first check).
  * Returns 0 on success, -1 with a message in @err on failure.
  */
 int atomic_replace(const char *path, const char *data, size_t len, const char *expect,

@@ -200,6 +200,28 @@ else
 	fail fault-file-changed-during-run "exit $rc: $(grep "$first" "$w/f.out" | head -2)"
 fi
 
+# ---- a line appended inside the write window (temporary file written, not yet renamed) ---
+# BLKMIG_FAULT_SLOW_WRITE (atomic_write.c) holds the write of one file 2 s after its
+# temporary file is written and fsync'ed; the user appends a line then.  The file must be
+# left as the user has it, reported, exit 2: the check runs again right before the rename.
+rm -rf "$w/t"; cp -a "$w/orig" "$w/t"
+BLKMIG_FAULT_SLOW_WRITE="$first" "$B" migrate -q --in-place -j 1 "$w/t" >"$w/f.out" 2>&1 &
+pid=$!
+for _ in $(seq 600); do
+	[ -n "$(find "$w/t/$(dirname "$first")" -maxdepth 1 -name '.blkmig-tmp.*' 2>/dev/null)" ] && break
+	sleep 0.1
+done
+echo '/* appended in the write window */' >>"$w/t/$first"
+wait "$pid"; rc=$?
+if [ "$rc" = 2 ] && grep -q "$first.*changed while blkmig ran" "$w/f.out" &&
+	[ "$(tail -1 "$w/t/$first")" = "/* appended in the write window */" ] &&
+	[ "$(head -c "$(stat -c %s "$w/orig/$first")" "$w/t/$first" | md5sum)" = "$(md5sum <"$w/orig/$first")" ] &&
+	[ -z "$(find "$w/t" -name '.blkmig-*')" ]; then
+	pass fault-file-changed-in-write-window
+else
+	fail fault-file-changed-in-write-window "exit $rc: $(grep "$first" "$w/f.out" | head -2); last line: $(tail -1 "$w/t/$first")"
+fi
+
 # ---- spatch dies: exit 2 and nothing changed; --no-spatch runs the analyzer alone -----
 rm -rf "$w/t"; cp -a "$w/orig" "$w/t"
 printf '#!/bin/sh\nkill -KILL $$\n' >"$w/spatch-dies"; chmod +x "$w/spatch-dies"
