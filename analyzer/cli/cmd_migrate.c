@@ -382,7 +382,14 @@ static int make_copies(struct mig *m)
 		c->tmp = xasprintf("%s/%s", dir, base);
 		if (mkdir(dir, 0700) < 0 ||
 		    atomic_replace_new(c->tmp, c->orig_data, c->orig_len, err, sizeof(err)) < 0) {
-			fprintf(stderr, "blkmig migrate: cannot copy %s: %s\n", f->path, err);
+			if (errno == ENOSPC) /* a fault of the machine: exit 2, said so */
+				fprintf(stderr,
+					"blkmig migrate: no space left on device: TMPDIR %s "
+					"(copying %s)\n",
+					td && *td ? td : "/tmp", f->path);
+			else
+				fprintf(stderr, "blkmig migrate: cannot copy %s: %s\n", f->path,
+					err);
 			free(dir);
 			return -1;
 		}

@@ -67,14 +67,21 @@ static int write_text(const char *path, const char *text)
 	free(dir);
 	f = fopen(tmp, "w");
 	if (!f) {
+		r = errno;
 		free(tmp);
+		errno = r;
 		return -1;
 	}
 	fputs(text, f);
-	if (fclose(f) || rename(tmp, path))
-		r = -1;
+	if (fclose(f) || rename(tmp, path)) {
+		r = errno;
+		unlink(tmp);
+		free(tmp);
+		errno = r; /* ENOSPC: a full TMPDIR, a fault (parse_env_new) */
+		return -1;
+	}
 	free(tmp);
-	return r;
+	return 0;
 }
 
 /*
@@ -140,6 +147,7 @@ struct parse_env *parse_env_new(struct bm_run *run)
 	struct parse_env *env = xcalloc(1, sizeof(*env));
 	const char *base = getenv("TMPDIR");
 	char *tmpl = xasprintf("%s/blkmig.XXXXXX", base && *base ? base : "/tmp");
+	int werr = 0;
 
 	env->run = run;
 	if (!mkdtemp(tmpl)) {
@@ -165,16 +173,31 @@ struct parse_env *parse_env_new(struct bm_run *run)
 			     h = strtok_r(NULL, " \t\n", &save)) {
 				char *p = xasprintf("%s/%s", env->modeldir, h);
 
-				write_text(p, "/* blkmig model */\n#include <blkmig_model.h>\n");
+				if (write_text(
+					p, "/* blkmig model */\n#include <blkmig_model.h>\n") < 0 &&
+				    !werr)
+					werr = errno ? errno : EIO;
 				free(p);
 			}
 			free(list);
 		} else {
 			char *p = xasprintf("%s/%s", env->modeldir, m->name);
 
-			write_text(p, m->text);
+			if (write_text(p, m->text) < 0 && !werr)
+				werr = errno ? errno : EIO;
 			free(p);
 		}
+	}
+	if (werr) {
+		/* a fault of the machine, not of the user's C: no file is reported unparsed */
+		if (werr == ENOSPC)
+			fprintf(stderr, "blkmig: no space left on device: TMPDIR %s (writing %s)\n",
+				base && *base ? base : "/tmp", env->modeldir);
+		else
+			fprintf(stderr, "blkmig: cannot write %s: %s\n", env->modeldir,
+				strerror(werr));
+		parse_env_free(env);
+		return NULL;
 	}
 
 	if (run->opt.kernel_tree) {

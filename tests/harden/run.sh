@@ -181,6 +181,31 @@ EOT
 	else
 		fail fault-full-disk "cannot mount a tmpfs"
 	fi
+	# ---- a full TMPDIR: a fault (exit 2, "no space left on device: TMPDIR ..."), never
+	# "libclang could not parse the file" / unparsed; the tree untouched, nothing left there
+	mkdir -p "$w/fulltmp"
+	if mount -t tmpfs -o size=1m tmpfs "$w/fulltmp"; then
+		mounts+=("$w/fulltmp")
+		dd if=/dev/zero of="$w/fulltmp/filler" bs=4k 2>/dev/null # fill it up
+		rm -rf "$w/tfull"; cp -a "$w/orig" "$w/tfull" # a path of its own: no cache hit
+		for cmd in scan migrate-check migrate-in-place; do
+			case $cmd in
+			scan) args=(scan) ;; migrate-check) args=(migrate --check) ;;
+			migrate-in-place) args=(migrate --in-place -j 1) ;;
+			esac
+			TMPDIR=$w/fulltmp "$B" "${args[@]}" -q "$w/tfull" >"$w/f.out" 2>&1; rc=$?
+			if [ "$rc" = 2 ] && grep -q "no space left on device: TMPDIR $w/fulltmp" "$w/f.out" &&
+				! grep -q "could not parse\|unparsed" "$w/f.out" &&
+				[ "$(sums "$w/tfull")" = "$(sums "$w/orig")" ] && [ "$(ls -A "$w/fulltmp")" = filler ]; then
+				pass "fault-full-tmpdir-$cmd"
+			else
+				fail "fault-full-tmpdir-$cmd" "exit $rc: $(head -2 "$w/f.out" | tr '\n' '|') left: $(ls -A "$w/fulltmp" | tr '\n' ' ')"
+			fi
+		done
+		umount "$w/fulltmp"
+	else
+		fail fault-full-tmpdir "cannot mount a tmpfs"
+	fi
 fi
 
 # ---- a file changed while the run works on it: a spatch that edits the user's file -----

@@ -1,6 +1,7 @@
 # tests/harden/suite.mk — suite `harden`: interruption (SIGINT/SIGTERM/SIGKILL at many
 # moments of migrate --in-place), faults (read-only bind mount, chattr +i, a full
-# tmpfs, a file changed during the run, a dying spatch, two runs at once, fix --in-place
+# tmpfs holding the tree, a full TMPDIR, a file changed during the run or inside the
+# write window, a dying spatch, two runs at once, fix --in-place
 # on a read-only file) and hostile inputs (FIFO, symlink out of the tree, a NUL byte
 # across scan/fix/migrate/blkmig-leftovers/cocci-convert, CRLF files, odd bytes in file
 # names and git apply, 10,000 nested parentheses against --timeout), with real
