@@ -28,6 +28,19 @@ fail() {
 	echo "FAIL $SUITE/$name${*:+: $*}" | tee -a "$TL_LOG"
 }
 
+# record_verdicts FILE: pass or fail each line of FILE, "VERDICT<TAB>NAME<TAB>DETAIL"
+# (what tests/target/results.sh writes), VERDICT being PASS or anything else.
+record_verdicts() {
+	local verdict name detail
+	while IFS=$'\t' read -r verdict name detail; do
+		if [ "$verdict" = PASS ]; then
+			pass "$name"
+		else
+			fail "$name" "$detail"
+		fi
+	done < "$1"
+}
+
 # check NAME CMD...: run CMD, pass if it exits 0, otherwise fail with its last output lines.
 check() {
 	local name=$1 out

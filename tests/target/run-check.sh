@@ -59,13 +59,7 @@ fi
 
 plan_all_tests > "$out/check-expected.txt"
 "$here/results.sh" "$log" "$out/check-expected.txt" > "$tsv"
-while IFS=$'\t' read -r verdict name detail; do
-	if [ "$verdict" = PASS ]; then
-		pass "$name"
-	else
-		fail "$name" "$detail"
-	fi
-done < "$tsv"
+record_verdicts "$tsv"
 
 # Legacy and converted must behave identically, test by test, detail by detail.
 for s in $PLAN_SAMPLES; do

@@ -126,13 +126,7 @@ for b in $builds; do
 	# The guest's own verdicts.
 	hd_plan_tests | tr ' ' '\n' | sed "/^$/d; s|^|hd/$b/|" > "$d/expected.txt"
 	"$target/results.sh" "$d/hd-serial.log" "$d/expected.txt" > "$d/results.tsv"
-	while IFS=$'\t' read -r verdict name detail; do
-		if [ "$verdict" = PASS ]; then
-			pass "$name"
-		else
-			fail "$name" "$detail"
-		fi
-	done < "$d/results.tsv"
+	record_verdicts "$d/results.tsv"
 
 	# The images, byte for byte.
 	if [ -n "${HD_CORRUPT:-}" ]; then
