@@ -1805,25 +1805,6 @@ int cmd_migrate(int argc, char **argv)
 		used_post = xcalloc(m.post.nsites + 1, sizeof(bool));
 		m.origin = xcalloc(m.inv.nsites + 1, 1);
 		reconcile(&m, used_post);
-		/* spatch's result must parse as well as the original: not more errors */
-		for (size_t i = 0; i < m.nc; i++) {
-			const struct bm_file *fi = NULL, *fp = NULL;
-			char *why;
-
-			for (size_t k = 0; k < m.inv.nfiles; k++)
-				if (!strcmp(m.inv.files[k].path, m.c[i].orig))
-					fi = &m.inv.files[k];
-			for (size_t k = 0; k < m.post.nfiles; k++)
-				if (!strcmp(m.post.files[k].path, m.c[i].tmp))
-					fp = &m.post.files[k];
-			if (!fi || !fp || fp->errors <= fi->errors)
-				continue;
-			why = xasprintf("spatch's result has %u parse error(s) where the file had "
-					"%u; its output is not trusted",
-					fp->errors, fi->errors);
-			leave_untouched(&m.c[i], "tools_disagree", why);
-			free(why);
-		}
 		for (size_t i = 0; i < m.nc; i++) {
 			char *why = origin_mixed_api(&m.inv, m.c[i].orig, m.origin);
 
