@@ -720,7 +720,6 @@ static void judge_spatch(struct mig *m)
 		char *sp, *out, err[256];
 		size_t sp_len;
 		bool strict = false;
-		unsigned bad_first = 0, bad_last = 0;
 		int r;
 
 		if (c->problem || read_whole_file(c->tmp, &sp, &sp_len, err, sizeof(err)) < 0)
@@ -733,21 +732,6 @@ static void judge_spatch(struct mig *m)
 			before_range(&m->inv.sites[i], c->orig_data, c->orig_len, &cs[n].first,
 				     &cs[n].last);
 			idx[n++] = i;
-		}
-		if (combine_confined(c->orig_data, c->orig_len, sp, sp_len, cs, n, &bad_first,
-				     &bad_last) == 0) {
-			/* spatch's output is not trusted: nothing of this file is written */
-			char *why = xasprintf(
-			    "spatch changed lines %u-%u, outside the sites it was given to convert "
-			    "and the functions that hold them; its output is not trusted",
-			    bad_first, bad_last);
-
-			leave_untouched(c, "tools_disagree", why);
-			free(why);
-			free(cs);
-			free(idx);
-			free(sp);
-			continue;
 		}
 		combine_mark_touched(c->orig_data, c->orig_len, sp, sp_len, cs, n);
 		for (size_t k = 0; k < n; k++) {

@@ -179,55 +179,6 @@ static void attribute_to_definitions(const char *orig, size_t orig_len, struct b
 	free(ext);
 }
 
-int combine_confined(const char *orig, size_t orig_len, const char *changed, size_t changed_len,
-		     const struct combine_site *sites, size_t n, unsigned *bad_first,
-		     unsigned *bad_last)
-{
-	struct udiff_hunk *h;
-	struct extent *ext;
-	size_t nh, next;
-	unsigned nlines = 2;
-	bool *allowed;
-	int rc = 1;
-
-	if (udiff_hunks(orig, orig_len, changed, changed_len, &h, &nh) < 0)
-		return -1;
-	for (size_t i = 0; i < orig_len; i++)
-		nlines += orig[i] == '\n';
-	/* the lines a conversion of the sites may touch: theirs, and the definitions that
-	 * hold them */
-	allowed = xcalloc(nlines + 1, sizeof(bool));
-	next = top_level_blocks(orig, orig_len, &ext);
-	for (size_t i = 0; i < n; i++) {
-		for (unsigned l = sites[i].first; l <= sites[i].last && l <= nlines; l++)
-			allowed[l] = true;
-		for (size_t e = 0; e < next; e++)
-			if (sites[i].first >= ext[e].first && sites[i].last <= ext[e].last)
-				for (unsigned l = ext[e].first; l <= ext[e].last && l <= nlines;
-				     l++)
-					allowed[l] = true;
-	}
-	for (size_t k = 0; k < nh && rc == 1; k++) {
-		unsigned lo = h[k].old_first, hi = h[k].old_first + h[k].old_count;
-
-		if (!h[k].old_count) /* an insertion before lo: inside if lo or lo-1 is */
-			hi = lo + 1, lo = lo > 1 && !(lo <= nlines && allowed[lo]) ? lo - 1 : lo;
-		for (unsigned l = lo; l < hi; l++) {
-			if (l <= nlines && allowed[l])
-				continue;
-			rc = 0;
-			*bad_first = h[k].old_first;
-			*bad_last =
-			    h[k].old_count ? h[k].old_first + h[k].old_count - 1 : h[k].old_first;
-			break;
-		}
-	}
-	free(allowed);
-	free(ext);
-	free(h);
-	return rc;
-}
-
 int combine_revert(const char *orig, size_t orig_len, const char *spatched, size_t spatched_len,
 		   struct combine_site *sites, size_t n, bool strict, char **out, size_t *out_len)
 {

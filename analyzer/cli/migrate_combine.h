@@ -40,18 +40,6 @@ int combine_revert(const char *orig, size_t orig_len, const char *spatched, size
 		   struct combine_site *sites, size_t n, bool strict, char **out, size_t *out_len);
 
 /*
- * Is @orig -> @changed confined to the sites? Every line a change block removes or
- * changes (and the place of every insertion) must be a site's line or lie inside a
- * top-level definition (a function) that holds a site: what a conversion of those sites
- * can touch. A tool that truncates the file, or writes
- * anywhere else, is not trusted. 1: confined; 0: not, with the first stray block's
- * original lines in *@bad_first..*@bad_last; -1 on a memory error.
- */
-int combine_confined(const char *orig, size_t orig_len, const char *changed, size_t changed_len,
-		     const struct combine_site *sites, size_t n, unsigned *bad_first,
-		     unsigned *bad_last);
-
-/*
  * The 2.6.25 completion function @text calls first (`__blk_end_request`,
  * `blk_end_request`, `blk_end_request_callback`), or NULL: the lock contract a rewrite
  * chose, to compare spatch's with the analyzer's.
