@@ -408,7 +408,9 @@ static enum CXChildVisitResult outside_visit(CXCursor c, CXCursor parent, CXClie
 			}
 		} else if ((rk == CXCursor_VarDecl || rk == CXCursor_ParmDecl) &&
 			   is_fnptr_type(clang_getCursorType(r))) {
-			struct slot *sl = &ps->slots[slot_of(ps, r)];
+			/* slot_of() may grow ps->slots: index only after it */
+			long si = slot_of(ps, r);
+			struct slot *sl = &ps->slots[si];
 
 			if (!sl->escaped) {
 				sl->escaped = true;
