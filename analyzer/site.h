@@ -162,6 +162,10 @@ struct bm_options {
 	bool follow;			/* --follow: symlinks may lead out of the tree */
 	unsigned timeout;		/* per-file parse timeout, seconds */
 	bool quiet;
+	/* how reports are written (analyzer/REPORT.md), not what is analysed */
+	const char *sarif_base_uri; /* --sarif-base-uri: SARIF SRCROOT's uri (NULL: none) */
+	const char *source_url;	    /* --source-url: review page links, {path} and {line} */
+	bool list_skipped;	    /* --list-skipped: JSON lists the files with no legacy call */
 };
 
 struct bm_run {

@@ -156,6 +156,30 @@ int bm_options_take(struct bm_options *opt, int argc, char **argv, int *i)
 		opt->timeout = (unsigned)n;
 		return 1;
 	}
+	/* report options (analyzer/REPORT.md) */
+	if (!strcmp(argv[*i], "--list-skipped")) {
+		opt->list_skipped = true;
+		(*i)++;
+		return 1;
+	}
+	if ((v = opt_arg("--sarif-base-uri", argc, argv, i, &err))) {
+		if (!strstr(v, "://")) {
+			fprintf(stderr, "blkmig: --sarif-base-uri wants an absolute URI "
+					"(scheme://...), not '%s'\n", v);
+			return -1;
+		}
+		opt->sarif_base_uri = v;
+		return 1;
+	}
+	if ((v = opt_arg("--source-url", argc, argv, i, &err))) {
+		if (!strstr(v, "{path}")) {
+			fprintf(stderr, "blkmig: --source-url wants a template with {path} "
+					"(and {line}), not '%s'\n", v);
+			return -1;
+		}
+		opt->source_url = v;
+		return 1;
+	}
 	return err ? -1 : 0;
 }
 
@@ -190,6 +214,17 @@ void bm_options_usage(FILE *out)
 	      "        longer (default 120): it is reported and left untouched.\n"
 	      "    -q, --quiet\n"
 	      "        No progress messages on stderr.\n"
+	      "    --sarif-base-uri URI\n"
+	      "        SARIF: the uri of SRCROOT (the --root directory), e.g.\n"
+	      "        https://host/repo/blob/COMMIT/ (default: none, so the log names no\n"
+	      "        path of the machine that wrote it).\n"
+	      "    --source-url TEMPLATE\n"
+	      "        Review page: link each site to TEMPLATE with {path} (relative to\n"
+	      "        --root) and {line} replaced, e.g. https://host/tree/{path}#L{line}\n"
+	      "        (default: the file itself, file://...).\n"
+	      "    --list-skipped\n"
+	      "        JSON: list every file without a legacy call as \"skipped\" (default:\n"
+	      "        only their number, summary.files_skipped).\n"
 	      "    -h, --help\n"
 	      "        Show this text.\n"
 	      "\n"

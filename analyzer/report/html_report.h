@@ -23,6 +23,9 @@ struct html_sources {
 	/* the original contents of @path (NULL: read the file from disk) */
 	const char *(*original)(const char *path, size_t *len, void *ctx);
 	void *ctx;
+	/* links to the sources: a template with {path} (relative to the root) and {line}
+	 * (NULL: the file itself, file://) */
+	const char *source_url;
 };
 
 /* Returns 0, or -1 when writing failed. @src may be NULL. */
