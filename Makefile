@@ -35,7 +35,7 @@ DESTDIR      ?=
 VERSION      := 0.1.0
 
 .DEFAULT_GOAL := all
-.PHONY: all deps check demo bench install clean distclean
+.PHONY: all deps check demo bench install uninstall clean distclean
 
 # ---- Debian packages the project needs ------------------------------------------
 # deps installs only what is missing, says what it installs, and is a no-op otherwise.
@@ -89,14 +89,14 @@ check: all
 	done; \
 	$(TOP)/tests/lib/summarize $(RESULTS)
 
-# Without the 2.6.24 corpus beside the checkout (../shared/corpus, REALDRV_HAVE_CORPUS)
+# Without the 2.6.24 corpus beside the checkout (../shared/corpus, REALDRV_HAVE_CORPUS;
+# REALDRV_CORPUS= points elsewhere)
 # the real drivers (REALDRVS) are not built: the demo says so and boots only the samples
 # (TARGET_REALDRV= unless given); `make check` still counts their tests as failed.
 demo: all $(DEMO_STEPS)
 ifneq ($(REALDRV_HAVE_CORPUS),yes)
 	@echo "demo: the real drivers of the 2.6.24 tree ($(REALDRVS)) were NOT built nor booted:" \
-		"no corpus beside the checkout (../shared/corpus/linux-2.6.24.tar.xz);" \
-		"the table above has the samples only"
+		"$(REALDRV_NOT_BUILT_WHY); the table above says so in their row"
 demo: TARGET_REALDRV :=
 endif
 
@@ -105,8 +105,31 @@ bench: all
 endif
 
 # Installs what needs no kernel (tools, cocci files, man page, shim sources for DKMS);
-# the modules are `make modules`.
+# the modules are `make modules`.  blkmig-cocci-convert goes on the PATH as a relative
+# link to the installed script, which finds the semantic patches beside itself.
+INSTALL_STEPS += install-bin-links
+.PHONY: install-bin-links
+install-bin-links:
+	install -d $(DESTDIR)$(PREFIX)/bin
+	ln -sfn ../share/blkmig/cocci/blkmig-cocci-convert $(DESTDIR)$(PREFIX)/bin/blkmig-cocci-convert
+
 install: $(INSTALL_STEPS)
+
+# uninstall (same PREFIX, DESTDIR, USRSRC as install): every file the install steps put
+# there, then those of our directories (share/blkmig, share/doc/blkmig,
+# USRSRC/blkcompat-VERSION) left empty; nothing else, so files that are not ours stay.
+# tests/install/ checks that install then uninstall leaves nothing.  After `make
+# dkms-install`, run `make dkms-remove` first (DKMS still points at the shim's sources).
+UNINSTALL_FILES = $(PREFIX)/bin/blkmig $(PREFIX)/bin/blkmig-cocci-convert \
+	$(PREFIX)/share/man/man1/blkmig.1 $(PREFIX)/share/doc/blkmig/REPORT.md \
+	$(addprefix $(PREFIX)/share/blkmig/cocci/,$(notdir $(COCCI_FILES) $(COCCI_TOOLS))) \
+	$(addprefix $(USRSRC)/blkcompat-$(VERSION)/,$(notdir $(SHIM_DIST_FILES)) $(SHIM_DIST_HEADERS))
+UNINSTALL_DIRS  = $(PREFIX)/share/blkmig $(PREFIX)/share/doc/blkmig $(USRSRC)/blkcompat-$(VERSION)
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(UNINSTALL_FILES))
+	@for d in $(addprefix $(DESTDIR),$(UNINSTALL_DIRS)); do \
+		[ ! -d "$$d" ] || find "$$d" -depth -type d -empty -delete || exit 1; \
+	done
 
 clean:
 	rm -rf $(BUILD)
