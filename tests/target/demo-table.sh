@@ -11,6 +11,9 @@
 # REALDRV_OUT/NAME/results/target.log (every hd/<build>/ test, the host's image and
 # lock checks included; identical = every NAME/compare/ test passed), its sources
 # REALDRV_DIR/NAME/legacy/NAME.c and REALDRV_DIR/NAME/converted/NAME.c.
+# A real driver named in REALDRV_NOT_BUILT (realdrv/realdrv.mk exports it when there is no
+# 2.6.24 corpus), whether or not it is among the NAMEs, gets a "not built" row with
+# REALDRV_NOT_BUILT_WHY instead of verdicts.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 tsv=${1:?usage: demo-table.sh RESULTS.tsv LEGACY_SRC_DIR CONVERTED_SRC_DIR [REALDRV_OUT REALDRV_DIR NAME...]}
@@ -63,8 +66,14 @@ for s in $PLAN_SAMPLES; do
 	printf "$fmt" "$s" "$(sites "$s")" "$l" "$c" "$same"
 done
 
+not_built() {	# not_built NAME: is NAME in REALDRV_NOT_BUILT
+	case " ${REALDRV_NOT_BUILT:-} " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+
 # The real drivers: every test of a build counts (the guest's and the host's).
 for r in "$@"; do
+	not_built "$r" && continue
 	log=$realdrv_out/$r/results/target.log
 	cells=
 	for b in legacy converted; do
@@ -82,4 +91,7 @@ for r in "$@"; do
 	read -r lv cv <<<"$cells"
 	printf "$fmt" "$r.c" "$(sites "$r" "$realdrv_dir/$r/legacy/$r.c" \
 		"$realdrv_dir/$r/converted/$r.c")" "${lv/:/ }" "${cv/:/ }" "$same"
+done
+for r in ${REALDRV_NOT_BUILT:-}; do
+	printf '%-11s %s\n' "$r.c" "not built (${REALDRV_NOT_BUILT_WHY:-see the build output}): not run"
 done
