@@ -20,6 +20,8 @@
 #                            matches it, against kernel version strings: 6.0-6.4 and
 #                            6.9 on yes, the 6.5-6.8 that <blkcompat/bdev_open.h>
 #                            refuses no, older no; every target kernel (KVERS) yes
+#   dkms/samples-same-kernels  samples/dkms.conf (blkcompat-samples, which builds the
+#                            shim too) declares the same kernels
 #   demo/no-corpus-message   `make realdrv-modules` with REALDRV_CORPUS pointing at a
 #                            missing file says "not built (no corpus at FILE)", no failure
 #   demo/no-corpus-exported  the recipes see which real drivers were not built
@@ -172,6 +174,14 @@ elif [ -n "$bad" ]; then
 	fail dkms/build-exclusive "'$bek' gets wrong:$bad"
 else
 	pass dkms/build-exclusive
+fi
+
+# the samples' package builds the shim too: the same kernels
+bek_s=$(set +u; . "$TOP/samples/dkms.conf"; printf '%s' "${BUILD_EXCLUSIVE_KERNEL:-}")
+if [ -n "$bek" ] && [ "$bek_s" = "$bek" ]; then
+	pass dkms/samples-same-kernels
+else
+	fail dkms/samples-same-kernels "samples/dkms.conf: '$bek_s', shims/dkms.conf: '$bek'"
 fi
 
 # ---- the demo without the 2.6.24 corpus ---------------------------------------------------
