@@ -128,11 +128,12 @@ else
 fi
 # files that are not ours, one in a directory of ours, one beside our binary
 D2=$S/dest2
-mk install DESTDIR="$D2" PREFIX=$PFX > "$S/install2.log" 2>&1
-echo 'mine' > "$D2$PFX/share/blkmig/cocci/local.cocci"
-echo 'mine too' > "$D2$PFX/bin/other-tool"
 want=$(printf '%s\n' "$PFX/bin/other-tool" "$PFX/share/blkmig" "$PFX/share/blkmig/cocci/local.cocci" | LC_ALL=C sort)
-if mk uninstall DESTDIR="$D2" PREFIX=$PFX > "$S/uninstall3.log" 2>&1 &&
+if ! mk install DESTDIR="$D2" PREFIX=$PFX > "$S/install2.log" 2>&1; then
+	fail uninstall/keeps-others "the second make install failed: $(tail -n 3 "$S/install2.log")"
+elif echo 'mine' > "$D2$PFX/share/blkmig/cocci/local.cocci" &&
+	echo 'mine too' > "$D2$PFX/bin/other-tool" &&
+	mk uninstall DESTDIR="$D2" PREFIX=$PFX > "$S/uninstall3.log" 2>&1 &&
 	[ "$(leftovers "$D2")" = "$want" ] &&
 	[ "$(cat "$D2$PFX/share/blkmig/cocci/local.cocci")" = mine ] &&
 	[ "$(cat "$D2$PFX/bin/other-tool")" = "mine too" ]; then
