@@ -20,6 +20,8 @@
 #                            matches it, against kernel version strings: 6.0-6.4 and
 #                            6.9 on yes, the 6.5-6.8 that <blkcompat/bdev_open.h>
 #                            refuses no, older no; every target kernel (KVERS) yes
+#   dkms/excludes-refused    dkms build, on the installed sources in a private tree, of
+#                            6.5 and 6.8: "excluded" (exit 77); 6.9: not excluded
 #   dkms/samples-same-kernels  samples/dkms.conf (blkcompat-samples, which builds the
 #                            shim too) declares the same kernels
 #   demo/no-corpus-message   `make realdrv-modules` with REALDRV_CORPUS pointing at a
@@ -107,6 +109,29 @@ else
 	else
 		fail cocci-convert/on-path "exit $rc; $(tail -n 3 "$S/convert.log")"
 	fi
+fi
+
+# ---- dkms itself, on the installed sources: refuses the kernels the shim refuses ------------
+# (a private dkms tree; the kernels need not exist: dkms checks BUILD_EXCLUSIVE_KERNEL first)
+if ! command -v dkms > /dev/null; then
+	fail dkms/excludes-refused "no dkms (make deps)"
+elif ! mkdir -p "$S/dkms" || ! dkms add -m blkcompat -v "$VERSION" --dkmstree "$S/dkms" --sourcetree "$D/usr/src" \
+	> "$S/dkms-add.log" 2>&1; then
+	fail dkms/excludes-refused "dkms add: $(tail -n 3 "$S/dkms-add.log")"
+else
+	bad=
+	for k in 6.5.0-1-amd64 6.8.0-49-generic 6.9.0-1-amd64; do
+		mok_signing_key=$S/mok.key mok_certificate=$S/mok.der \
+			dkms build -m blkcompat -v "$VERSION" -k "$k" --kernelsourcedir "$S/no-kernel" \
+			--dkmstree "$S/dkms" --sourcetree "$D/usr/src" > "$S/dkms-$k.log" 2>&1
+		rc=$?
+		excluded=no
+		[ $rc = 77 ] && grep -q 'BUILD_EXCLUSIVE directive which does not match' "$S/dkms-$k.log" &&
+			excluded=yes
+		case $k in 6.9.*) want=no ;; *) want=yes ;; esac
+		[ $excluded = $want ] || bad="$bad $k(excluded: $excluded, exit $rc)"
+	done
+	if [ -z "$bad" ]; then pass dkms/excludes-refused; else fail dkms/excludes-refused "$bad"; fi
 fi
 
 # ---- make uninstall ----------------------------------------------------------------------
