@@ -12,6 +12,7 @@
 
 #include "atomic_write.h"
 #include "cleanup.h"
+#include "cli_options.h"
 #include "commands.h"
 #include "migrate_common.h"
 #include "progress.h"
@@ -67,46 +68,35 @@ struct fix_args {
 	size_t npaths;
 };
 
-/* Mode options first, then the analyzer's common options, then paths. */
+enum { FIX_IN_PLACE = BM_OPT_OWN, FIX_PATCH, FIX_ROOT };
+
+static const struct option fix_long[] = {
+    {"in-place", no_argument, NULL, FIX_IN_PLACE},
+    {"patch", required_argument, NULL, FIX_PATCH},
+    {"root", required_argument, NULL, FIX_ROOT},
+    {NULL, 0, NULL, 0},
+};
+
+static int fix_take(void *ctx, int code, const char *v)
+{
+	struct fix_args *a = ctx;
+
+	switch (code) {
+	case FIX_IN_PLACE: a->in_place = true; return 0;
+	case FIX_PATCH: a->patch = v; return 0;
+	case FIX_ROOT: a->root = v; return 0;
+	}
+	return -1;
+}
+
+/* 0, 1 for --help, -1 (said on stderr). */
 static int fix_parse(struct bm_run *run, int argc, char **argv, struct fix_args *a)
 {
-	a->paths = xcalloc((size_t)argc + 1, sizeof(char *));
-	for (int i = 1; i < argc;) {
-		const char *s = argv[i];
-		int r;
+	int rc = bm_parse_options(run->command, argc, argv, "", fix_long, fix_take, a, &run->opt,
+				  &a->paths, &a->npaths);
 
-		if (!strcmp(s, "--")) {
-			for (i++; i < argc; i++)
-				a->paths[a->npaths++] = argv[i];
-			break;
-		}
-		if (!strcmp(s, "--in-place")) {
-			a->in_place = true;
-			i++;
-			continue;
-		}
-		if (!strcmp(s, "--patch") || !strcmp(s, "--root")) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "blkmig %s: %s needs an argument\n", run->command,
-					s);
-				return -1;
-			}
-			*(s[2] == 'p' ? &a->patch : &a->root) = argv[i + 1];
-			i += 2;
-			continue;
-		}
-		r = bm_options_take(&run->opt, argc, argv, &i);
-		if (r < 0)
-			return -1;
-		if (r > 0)
-			continue;
-		if (s[0] == '-' && s[1]) {
-			fprintf(stderr, "blkmig %s: unknown option '%s' (try blkmig %s --help)\n",
-				run->command, s, run->command);
-			return -1;
-		}
-		a->paths[a->npaths++] = argv[i++];
-	}
+	if (rc)
+		return rc;
 	if (a->in_place == !!a->patch) {
 		fprintf(stderr, "blkmig fix: give exactly one of --in-place or --patch FILE\n");
 		return -1;
@@ -226,10 +216,13 @@ int cmd_fix(int argc, char **argv)
 	int rc = BM_EXIT_CLEAN, a_rc;
 
 	bm_run_init(&run, "fix");
-	if (fix_parse(&run, argc, argv, &a)) {
+	a_rc = fix_parse(&run, argc, argv, &a);
+	if (a_rc) {
+		if (a_rc > 0)
+			cmd_fix_usage(stdout);
 		free(a.paths);
 		bm_run_free(&run);
-		return BM_EXIT_USAGE;
+		return a_rc > 0 ? BM_EXIT_CLEAN : BM_EXIT_USAGE;
 	}
 	progress_enable(run.opt.quiet);
 	if (check_paths_exist("fix", a.paths, a.npaths) < 0) {

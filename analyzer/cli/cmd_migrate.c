@@ -31,6 +31,7 @@
 #include "atomic_write.h"
 #include "cache.h"
 #include "cleanup.h"
+#include "cli_options.h"
 #include "commands.h"
 #include "html_report.h"
 #include "ktree.h"
@@ -68,6 +69,8 @@ void cmd_migrate_usage(FILE *out)
 	      "    problem (conflicting edits, a verify finding, spatch converting a site\n"
 	      "    the analyzer holds unsafe, read-only) is left byte-for-byte as it was\n"
 	      "    and reported.  Running migrate again on its output changes nothing.\n"
+	      "    With -j N (COMMON OPTIONS) N spatch workers and N analyzer parses run\n"
+	      "    at a time.\n"
 	      "\n"
 	      "OPTIONS\n"
 	      "    --check\n"
@@ -110,8 +113,6 @@ void cmd_migrate_usage(FILE *out)
 	      "        The semantic patches (default: $BLKMIG_COCCI_DIR, then\n"
 	      "        PREFIX/share/blkmig/cocci beside the installed binary, then the\n"
 	      "        source tree's cocci/ when run from build/).\n"
-	      "    -j N\n"
-	      "        Run N spatch workers and N analyzer parses at a time.\n"
 	      "    --no-cache\n"
 	      "        Neither use nor store a cached result.  --check and --patch keep\n"
 	      "        their result in $XDG_CACHE_HOME/blkmig (default ~/.cache/blkmig),\n"
@@ -176,76 +177,82 @@ struct mig {
 	size_t nslots;
 };
 
+enum {
+	MIG_CHECK = BM_OPT_OWN,
+	MIG_IN_PLACE,
+	MIG_NO_SPATCH,
+	MIG_NO_CACHE,
+	MIG_PATCH,
+	MIG_SERIES,
+	MIG_REPORT,
+	MIG_ROOT,
+	MIG_SPATCH,
+	MIG_COCCI_DIR,
+	MIG_FORMAT,
+};
+
+static const struct option mig_long[] = {
+    {"check", no_argument, NULL, MIG_CHECK},
+    {"in-place", no_argument, NULL, MIG_IN_PLACE},
+    {"no-spatch", no_argument, NULL, MIG_NO_SPATCH},
+    {"no-cache", no_argument, NULL, MIG_NO_CACHE},
+    {"patch", required_argument, NULL, MIG_PATCH},
+    {"series", required_argument, NULL, MIG_SERIES},
+    {"report", required_argument, NULL, MIG_REPORT},
+    {"root", required_argument, NULL, MIG_ROOT},
+    {"spatch", required_argument, NULL, MIG_SPATCH},
+    {"cocci-dir", required_argument, NULL, MIG_COCCI_DIR},
+    {"format", required_argument, NULL, MIG_FORMAT},
+    {"output", required_argument, NULL, 'o'},
+    {NULL, 0, NULL, 0},
+};
+
+static int mig_take(void *ctx, int code, const char *v)
+{
+	struct mig_args *a = ctx;
+
+	if (code == MIG_CHECK || code == MIG_IN_PLACE || code == MIG_PATCH || code == MIG_SERIES) {
+		a->mode = code == MIG_CHECK	 ? MODE_CHECK
+			  : code == MIG_IN_PLACE ? MODE_IN_PLACE
+			  : code == MIG_PATCH	 ? MODE_PATCH
+						 : MODE_SERIES;
+		a->modes_given++;
+		if (code == MIG_PATCH)
+			a->patch = v;
+		else if (code == MIG_SERIES)
+			a->series = v;
+	} else if (code == MIG_NO_SPATCH) {
+		a->no_spatch = true;
+	} else if (code == MIG_NO_CACHE) {
+		a->no_cache = true;
+	} else if (code == MIG_REPORT) {
+		a->report = v;
+	} else if (code == MIG_ROOT) {
+		a->root = v;
+	} else if (code == MIG_SPATCH) {
+		a->spatch = v;
+	} else if (code == MIG_COCCI_DIR) {
+		a->cocci_dir = v;
+	} else if (code == MIG_FORMAT) {
+		a->format = v;
+	} else if (code == 'o') {
+		a->output = v;
+	} else {
+		return -1;
+	}
+	return 0;
+}
+
+/* 0, 1 for --help (usage printed), -1 (said on stderr) */
 static int parse_args(struct bm_run *run, int argc, char **argv, struct mig_args *a)
 {
-	a->paths = xcalloc((size_t)argc + 1, sizeof(char *));
-	for (int i = 1; i < argc;) {
-		const char *s = argv[i];
-		const char **slot = NULL;
-		int r;
+	int rc = bm_parse_options("migrate", argc, argv, "o:", mig_long, mig_take, a, &run->opt,
+				  &a->paths, &a->npaths);
 
-		if (!strcmp(s, "--")) {
-			for (i++; i < argc; i++)
-				a->paths[a->npaths++] = argv[i];
-			break;
-		}
-		if (!strcmp(s, "--check") || !strcmp(s, "--in-place")) {
-			a->mode = s[2] == 'c' ? MODE_CHECK : MODE_IN_PLACE;
-			a->modes_given++;
-			i++;
-			continue;
-		}
-		if (!strcmp(s, "--no-spatch") || !strcmp(s, "--no-cache")) {
-			if (s[5] == 's')
-				a->no_spatch = true;
-			else
-				a->no_cache = true;
-			i++;
-			continue;
-		}
-		if (!strcmp(s, "--patch")) {
-			slot = &a->patch;
-			a->mode = MODE_PATCH;
-			a->modes_given++;
-		} else if (!strcmp(s, "--series")) {
-			slot = &a->series;
-			a->mode = MODE_SERIES;
-			a->modes_given++;
-		} else if (!strcmp(s, "--report")) {
-			slot = &a->report;
-		} else if (!strcmp(s, "--root")) {
-			slot = &a->root;
-		} else if (!strcmp(s, "--spatch")) {
-			slot = &a->spatch;
-		} else if (!strcmp(s, "--cocci-dir")) {
-			slot = &a->cocci_dir;
-		} else if (!strcmp(s, "--format")) {
-			slot = &a->format;
-		} else if (!strcmp(s, "-o") || !strcmp(s, "--output")) {
-			slot = &a->output;
-		}
-		if (slot) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "blkmig migrate: %s needs an argument\n", s);
-				return -1;
-			}
-			*slot = argv[i + 1];
-			i += 2;
-			continue;
-		}
-		r = bm_options_take(&run->opt, argc, argv, &i);
-		if (r < 0)
-			return -1;
-		if (r > 0)
-			continue;
-		if (s[0] == '-' && s[1]) {
-			fprintf(stderr,
-				"blkmig migrate: unknown option '%s' (try blkmig migrate --help)\n",
-				s);
-			return -1;
-		}
-		a->paths[a->npaths++] = argv[i++];
-	}
+	if (rc > 0)
+		cmd_migrate_usage(stdout);
+	if (rc)
+		return rc;
 	if (a->format && strcmp(a->format, "text") && strcmp(a->format, "json") &&
 	    strcmp(a->format, "sarif") && strcmp(a->format, "brief")) {
 		fprintf(stderr, "blkmig migrate: --format wants text, json, sarif or brief\n");
@@ -1421,7 +1428,7 @@ static void remove_leftovers(const struct bm_run *run)
  * everything that shapes the result besides the files (libclang, spatch, the
  * semantic patches); the trees walked, so that a directory's entries count.
  */
-static struct bm_cache *open_cache(struct mig *m, int argc, char **argv, const char *spatch,
+static struct bm_cache *open_cache(struct mig *m, const char *spatch,
 				   const struct bm_strlist *cocci, const struct bm_strlist *copts,
 				   const char *macros)
 {
@@ -1430,36 +1437,50 @@ static struct bm_cache *open_cache(struct mig *m, int argc, char **argv, const c
 
 	if (m->a.no_cache || m->a.mode == MODE_IN_PLACE)
 		return NULL;
-	/* where the outputs go, -q and -j do not change the result: not in the key */
-	char **kept = xcalloc((size_t)argc + 1, sizeof(char *));
-	int nkept = 0;
+	/* the command line as parsed, in one canonical form (-Ix and -I x are one entry);
+	 * where the outputs go and how reports are written, -q and -j do not change the
+	 * result: not in the key; patch and series give the same result: the same entry */
+	const struct bm_options *o = &m->inv.opt;
+	struct bm_strlist key = {0};
+	char num[32];
 
-	for (int i = 0; i < argc; i++) {
-		const char *s = argv[i];
+	strlist_push(&key, m->a.mode == MODE_CHECK ? "--check" : "--patch");
+	if (m->a.no_spatch)
+		strlist_push(&key, "--no-spatch");
+	if (o->headers)
+		strlist_push(&key, "--headers");
+	if (o->follow)
+		strlist_push(&key, "--follow");
+	{
+		const char *named[][2] = {{"--root", m->a.root},
+					  {"--spatch", m->a.spatch},
+					  {"--cocci-dir", m->a.cocci_dir},
+					  {"--format", m->a.format},
+					  {"-p", o->build_dir},
+					  {"--kernel-tree", o->kernel_tree}};
 
-		if (!strcmp(s, "--"))
-			break;
-		if ((!strcmp(s, "--patch") || !strcmp(s, "--series") || !strcmp(s, "--report") ||
-		     !strcmp(s, "-o") || !strcmp(s, "--output") || !strcmp(s, "-j") ||
-		     !strcmp(s, "--jobs")) &&
-		    i + 1 < argc) {
-			/* patch and series give the same result: the same entry */
-			if (s[2] == 'p' || (s[2] == 's' && s[3] == 'e'))
-				kept[nkept++] = "--patch";
-			i++;
-			continue;
-		}
-		if (!strcmp(s, "-q") || !strcmp(s, "--quiet") || !strncmp(s, "--jobs=", 7) ||
-		    (!strncmp(s, "-j", 2) && s[2]))
-			continue;
-		kept[nkept++] = argv[i];
+		for (size_t i = 0; i < sizeof(named) / sizeof(named[0]); i++)
+			if (named[i][1]) {
+				strlist_push(&key, named[i][0]);
+				strlist_push(&key, named[i][1]);
+			}
 	}
-	for (int i = 0; i < argc; i++)
-		if (!strcmp(argv[i], "--"))
-			while (i < argc)
-				kept[nkept++] = argv[i++];
-	c = bm_cache_open("migrate", nkept, kept);
-	free(kept);
+	for (size_t i = 0; i < o->include_dirs.n; i++) {
+		strlist_push(&key, "-I");
+		strlist_push(&key, o->include_dirs.v[i]);
+	}
+	for (size_t i = 0; i < o->defines.n; i++) {
+		strlist_push(&key, "-D");
+		strlist_push(&key, o->defines.v[i]);
+	}
+	snprintf(num, sizeof(num), "%u", o->timeout);
+	strlist_push(&key, "--timeout");
+	strlist_push(&key, num);
+	strlist_push(&key, "--");
+	for (size_t i = 0; i < m->a.npaths; i++)
+		strlist_push(&key, m->a.paths[i]);
+	c = bm_cache_open("migrate", (int)key.n, key.v);
+	strlist_free(&key);
 	if (!c)
 		return NULL;
 	v = clang_getClangVersion();
@@ -1681,8 +1702,10 @@ int cmd_migrate(int argc, char **argv)
 	bm_run_init(&m.inv, "migrate");
 	bm_run_init(&m.post, "migrate");
 	bm_run_init(&m.ver, "verify");
-	if (parse_args(&m.inv, argc, argv, &m.a) ||
-	    check_paths_exist("migrate", m.a.paths, m.a.npaths) < 0) {
+	i_rc = parse_args(&m.inv, argc, argv, &m.a);
+	if (i_rc > 0) /* --help */
+		goto out;
+	if (i_rc || check_paths_exist("migrate", m.a.paths, m.a.npaths) < 0) {
 		rc = BM_EXIT_USAGE;
 		goto out;
 	}
@@ -1701,7 +1724,7 @@ int cmd_migrate(int argc, char **argv)
 	}
 	macros = cocci_macro_file(cdir);
 	stage_time("start");
-	cache = open_cache(&m, argc - 1, argv + 1, spatch, &cocci, &copts, macros);
+	cache = open_cache(&m, spatch, &cocci, &copts, macros);
 	cached = bm_cache_lookup(cache);
 	if (cached && mig_restore(&m, cached, &converted, &by_spatch) == 0) {
 		if (!m.inv.opt.quiet)

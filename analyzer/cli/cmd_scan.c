@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "atomic_write.h"
+#include "cli_options.h"
 #include "commands.h"
 #include "util.h"
 
@@ -50,63 +52,56 @@ void cmd_scan_usage(FILE *out)
 	      out);
 }
 
-/* Shared by scan and verify: parse args into run, return paths. */
-int bm_cmd_args(struct bm_run *run, int argc, char **argv, const char **format, const char **output,
-		char ***paths, size_t *npaths)
+int bm_report_take(void *ctx, int code, const char *v)
 {
-	*paths = xcalloc((size_t)argc, sizeof(char *));
-	*npaths = 0;
-	for (int i = 1; i < argc;) {
-		const char *a = argv[i];
-		int r;
+	struct bm_report_args *r = ctx;
 
-		if (!strcmp(a, "--")) {
-			for (i++; i < argc; i++)
-				(*paths)[(*npaths)++] = argv[i];
-			break;
-		}
-		if (format && (!strcmp(a, "--format") || !strncmp(a, "--format=", 9))) {
-			const char *v = a[8] == '=' ? a + 9 : (i + 1 < argc ? argv[++i] : NULL);
-
-			if (!v || (strcmp(v, "text") && strcmp(v, "json") && strcmp(v, "sarif") &&
-				   strcmp(v, "brief"))) {
-				fprintf(stderr,
-					"blkmig: --format wants text, json, sarif or brief\n");
-				return -1;
-			}
-			*format = v;
-			i++;
-			continue;
-		}
-		if (!strcmp(a, "--root")) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "blkmig: --root needs a directory\n");
-				return -1;
-			}
-			run->root = argv[i + 1];
-			i += 2;
-			continue;
-		}
-		if (output && (!strcmp(a, "-o") || !strcmp(a, "--output"))) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "blkmig: %s needs a file name\n", a);
-				return -1;
-			}
-			*output = argv[i + 1];
-			i += 2;
-			continue;
-		}
-		r = bm_options_take(&run->opt, argc, argv, &i);
-		if (r < 0)
-			return -1;
-		if (r > 0)
-			continue;
-		if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "blkmig %s: unknown option '%s'\n", run->command, a);
+	switch (code) {
+	case BM_OPT_FORMAT:
+		if (strcmp(v, "text") && strcmp(v, "json") && strcmp(v, "sarif") &&
+		    strcmp(v, "brief")) {
+			fprintf(stderr, "blkmig: --format wants text, json, sarif or brief\n");
 			return -1;
 		}
-		(*paths)[(*npaths)++] = argv[i++];
+		r->format = v;
+		return 0;
+	case 'o': r->output = v; return 0;
+	case BM_OPT_ROOT: r->run->root = v; return 0;
+	case BM_OPT_ORIGINAL: r->original = v; return 0;
 	}
+	return -1;
+}
+
+static const struct option report_long[] = {
+    {"format", required_argument, NULL, BM_OPT_FORMAT},
+    {"output", required_argument, NULL, 'o'},
+    {"root", required_argument, NULL, BM_OPT_ROOT},
+    {NULL, 0, NULL, 0},
+};
+
+static const struct option verify_long[] = {
+    {"format", required_argument, NULL, BM_OPT_FORMAT},
+    {"output", required_argument, NULL, 'o'},
+    {"root", required_argument, NULL, BM_OPT_ROOT},
+    {"original", required_argument, NULL, BM_OPT_ORIGINAL},
+    {NULL, 0, NULL, 0},
+};
+
+/*
+ * Shared by scan and verify: parse the command line into run and r, return the paths.
+ * 0, 1 (--help: the caller prints its usage) or -1 (said on stderr).
+ */
+int bm_cmd_args(struct bm_run *run, int argc, char **argv, struct bm_report_args *r, char ***paths,
+		size_t *npaths)
+{
+	int rc;
+
+	r->run = run;
+	rc = bm_parse_options(run->command, argc, argv,
+			      "o:", strcmp(run->command, "verify") ? report_long : verify_long,
+			      bm_report_take, r, &run->opt, paths, npaths);
+	if (rc)
+		return rc;
 	if (!*npaths) {
 		fprintf(stderr, "blkmig %s: no PATH given (try blkmig %s --help)\n", run->command,
 			run->command);
@@ -144,23 +139,26 @@ int bm_write_report(const struct bm_run *run, const char *format, const char *ou
 int cmd_scan(int argc, char **argv)
 {
 	struct bm_run run;
-	const char *format = "text", *output = NULL;
-	char **paths;
+	struct bm_report_args r = {.format = "text"};
+	char **paths = NULL;
 	size_t npaths;
 	int rc;
 
 	bm_run_init(&run, "scan");
-	if (bm_cmd_args(&run, argc, argv, &format, &output, &paths, &npaths)) {
+	rc = bm_cmd_args(&run, argc, argv, &r, &paths, &npaths);
+	if (rc) {
+		if (rc > 0)
+			cmd_scan_usage(stdout);
 		free(paths);
 		bm_run_free(&run);
-		return BM_EXIT_USAGE;
+		return rc > 0 ? BM_EXIT_CLEAN : BM_EXIT_USAGE;
 	}
 	if (bm_analyze(&run, paths, npaths) < 0) {
 		free(paths);
 		bm_run_free(&run);
 		return BM_EXIT_USAGE;
 	}
-	rc = bm_write_report(&run, format, output) ? BM_EXIT_USAGE : bm_run_exit_code(&run);
+	rc = bm_write_report(&run, r.format, r.output) ? BM_EXIT_USAGE : bm_run_exit_code(&run);
 	free(paths);
 	bm_run_free(&run);
 	return rc;

@@ -7,11 +7,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli_options.h"
 #include "commands.h"
 #include "util.h"
 
-int bm_cmd_args(struct bm_run *run, int argc, char **argv, const char **format, const char **output,
-		char ***paths, size_t *npaths);
+int bm_cmd_args(struct bm_run *run, int argc, char **argv, struct bm_report_args *r, char ***paths,
+		size_t *npaths);
 int bm_write_report(const struct bm_run *run, const char *format, const char *output);
 
 void cmd_verify_usage(FILE *out)
@@ -149,35 +150,26 @@ static int mark_preexisting(struct bm_run *run, char **paths, size_t npaths, con
 int cmd_verify(int argc, char **argv)
 {
 	struct bm_run run;
-	const char *format = "text", *output = NULL, *orig = NULL;
-	char **paths;
+	struct bm_report_args r = {.format = "text"};
+	char **paths = NULL;
 	size_t npaths;
 	int rc;
 
-	/* --original ORIG is verify's own option: take it out first */
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--")) {
-			break;
-		} else if (!strcmp(argv[i], "--original")) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "blkmig verify: --original needs a path\n");
-				return BM_EXIT_USAGE;
-			}
-			orig = argv[i + 1];
-			memmove(&argv[i], &argv[i + 2], (size_t)(argc - i - 2) * sizeof(char *));
-			argc -= 2;
-			i--;
-		}
-	}
 	bm_run_init(&run, "verify");
-	if (bm_cmd_args(&run, argc, argv, &format, &output, &paths, &npaths) ||
-	    bm_verify(&run, paths, npaths) < 0 ||
-	    (orig && mark_preexisting(&run, paths, npaths, orig) < 0)) {
+	rc = bm_cmd_args(&run, argc, argv, &r, &paths, &npaths);
+	if (rc > 0) {
+		cmd_verify_usage(stdout);
+		free(paths);
+		bm_run_free(&run);
+		return BM_EXIT_CLEAN;
+	}
+	if (rc || bm_verify(&run, paths, npaths) < 0 ||
+	    (r.original && mark_preexisting(&run, paths, npaths, r.original) < 0)) {
 		free(paths);
 		bm_run_free(&run);
 		return BM_EXIT_USAGE;
 	}
-	rc = bm_write_report(&run, format, output) ? BM_EXIT_USAGE : bm_run_exit_code(&run);
+	rc = bm_write_report(&run, r.format, r.output) ? BM_EXIT_USAGE : bm_run_exit_code(&run);
 	free(paths);
 	bm_run_free(&run);
 	return rc;

@@ -97,15 +97,7 @@ int main(int argc, char **argv)
 				c->name);
 			return BM_EXIT_USAGE;
 		}
-		for (int a = 2; a < argc; a++) {
-			if (!strcmp(argv[a], "--"))
-				break;
-			if (!strcmp(argv[a], "--help") || !strcmp(argv[a], "-h")) {
-				if (*c->usage)
-					(*c->usage)(stdout);
-				return BM_EXIT_CLEAN;
-			}
-		}
+		/* each command parses its own options, -h and --help too (getopt_long) */
 		return (*c->run)(argc - 1, argv + 1);
 	}
 	fprintf(stderr, "blkmig: unknown command '%s' (try blkmig --help)\n", argv[1]);

@@ -2,11 +2,13 @@
  * run.c - the run object: life cycle, the common command-line options,
  * collecting a file's edits and applying edits to a buffer, exit codes.
  */
+#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli_options.h"
 #include "util.h"
 
 void bm_run_init(struct bm_run *run, const char *command)
@@ -164,8 +166,10 @@ int bm_options_take(struct bm_options *opt, int argc, char **argv, int *i)
 	}
 	if ((v = opt_arg("--sarif-base-uri", argc, argv, i, &err))) {
 		if (!strstr(v, "://")) {
-			fprintf(stderr, "blkmig: --sarif-base-uri wants an absolute URI "
-					"(scheme://...), not '%s'\n", v);
+			fprintf(stderr,
+				"blkmig: --sarif-base-uri wants an absolute URI "
+				"(scheme://...), not '%s'\n",
+				v);
 			return -1;
 		}
 		opt->sarif_base_uri = v;
@@ -173,14 +177,201 @@ int bm_options_take(struct bm_options *opt, int argc, char **argv, int *i)
 	}
 	if ((v = opt_arg("--source-url", argc, argv, i, &err))) {
 		if (!strstr(v, "{path}")) {
-			fprintf(stderr, "blkmig: --source-url wants a template with {path} "
-					"(and {line}), not '%s'\n", v);
+			fprintf(stderr,
+				"blkmig: --source-url wants a template with {path} "
+				"(and {line}), not '%s'\n",
+				v);
 			return -1;
 		}
 		opt->source_url = v;
 		return 1;
 	}
 	return err ? -1 : 0;
+}
+
+/* The value of a common option with an argument (code: its short letter or BM_OPT_*). */
+static int common_value(struct bm_options *opt, int code, const char *v)
+{
+	char *end;
+	long n;
+	struct stat st;
+
+	switch (code) {
+	case 'I': strlist_push(&opt->include_dirs, v); return 0;
+	case 'D': strlist_push(&opt->defines, v); return 0;
+	case 'p':
+		free(opt->build_dir);
+		opt->build_dir = xstrdup(v);
+		return 0;
+	case BM_OPT_KERNEL_TREE:
+		if (stat(v, &st) || !S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "blkmig: --kernel-tree %s: not a directory\n", v);
+			return -1;
+		}
+		free(opt->kernel_tree);
+		opt->kernel_tree = xstrdup(v);
+		return 0;
+	case 'j':
+		n = strtol(v, &end, 10);
+		if (!*v || *end || n < 1 || n > 256) {
+			fprintf(stderr, "blkmig: -j wants a number 1..256, not '%s'\n", v);
+			return -1;
+		}
+		opt->jobs = (int)n;
+		return 0;
+	case BM_OPT_TIMEOUT:
+		n = strtol(v, &end, 10);
+		if (!*v || *end || n < 1 || n > 86400) {
+			fprintf(stderr, "blkmig: --timeout wants seconds 1..86400, not '%s'\n", v);
+			return -1;
+		}
+		opt->timeout = (unsigned)n;
+		return 0;
+	case BM_OPT_SARIF_BASE_URI:
+		if (!strstr(v, "://")) {
+			fprintf(stderr,
+				"blkmig: --sarif-base-uri wants an absolute URI "
+				"(scheme://...), not '%s'\n",
+				v);
+			return -1;
+		}
+		opt->sarif_base_uri = v;
+		return 0;
+	case BM_OPT_SOURCE_URL:
+		if (!strstr(v, "{path}")) {
+			fprintf(stderr,
+				"blkmig: --source-url wants a template with {path} "
+				"(and {line}), not '%s'\n",
+				v);
+			return -1;
+		}
+		opt->source_url = v;
+		return 0;
+	}
+	return -1;
+}
+
+static const struct option common_long[] = {
+    {"headers", no_argument, NULL, BM_OPT_HEADERS},
+    {"follow", no_argument, NULL, BM_OPT_FOLLOW},
+    {"quiet", no_argument, NULL, 'q'},
+    {"help", no_argument, NULL, 'h'},
+    {"kernel-tree", required_argument, NULL, BM_OPT_KERNEL_TREE},
+    {"jobs", required_argument, NULL, 'j'},
+    {"timeout", required_argument, NULL, BM_OPT_TIMEOUT},
+    {"list-skipped", no_argument, NULL, BM_OPT_LIST_SKIPPED},
+    {"sarif-base-uri", required_argument, NULL, BM_OPT_SARIF_BASE_URI},
+    {"source-url", required_argument, NULL, BM_OPT_SOURCE_URL},
+};
+#define NCOMMON (sizeof(common_long) / sizeof(common_long[0]))
+
+/* The name of the option getopt stopped at, as the user wrote it (without "=value"). */
+static char *option_text(char **argv, int at, int code, const struct option *lo)
+{
+	const char *a = argv[at];
+
+	if (a && a[0] == '-' && a[1] == '-') {
+		size_t n = strcspn(a, "=");
+
+		return xasprintf("%.*s", (int)n, a);
+	}
+	if (code > 0 && code < 0x100)
+		return xasprintf("-%c", code);
+	for (size_t i = 0; lo && lo[i].name; i++)
+		if (lo[i].val == code)
+			return xasprintf("--%s", lo[i].name);
+	return xstrdup(a ? a : "?");
+}
+
+/* Did getopt stop at "--name=value" of a long option that takes no value? */
+static bool takes_no_value(const char *a, int code, const struct option *lo)
+{
+	size_t n;
+
+	if (!code || !a || strncmp(a, "--", 2) || !strchr(a, '='))
+		return false;
+	n = strcspn(a + 2, "=");
+	for (size_t i = 0; lo[i].name; i++)
+		if (lo[i].val == code && !strncmp(lo[i].name, a + 2, n))
+			return true;
+	return false;
+}
+
+int bm_parse_options(const char *cmd, int argc, char **argv, const char *own_short,
+		     const struct option *own_long, bm_take_fn take, void *ctx,
+		     struct bm_options *opt, char ***paths, size_t *npaths)
+{
+	size_t nown = 0;
+	struct option *lo;
+	/* ':' first: a missing value is reported as such; '+' never: options and PATHs mix */
+	char *so = xasprintf(":%sI:D:p:j:qh", own_short ? own_short : "");
+	int c, rc = 0;
+
+	while (own_long && own_long[nown].name)
+		nown++;
+	lo = xcalloc(nown + NCOMMON + 1, sizeof(*lo));
+	if (nown)
+		memcpy(lo, own_long, nown * sizeof(*lo));
+	memcpy(lo + nown, common_long, sizeof(common_long));
+	*paths = NULL;
+	*npaths = 0;
+	optind = 0; /* a full reset (glibc): every parse starts afresh */
+	opterr = 0;
+	while (rc == 0 && (c = getopt_long(argc, argv, so, lo, NULL)) != -1) {
+		char *name;
+
+		switch (c) {
+		case '?':
+			if (takes_no_value(argv[optind - 1], optopt, lo)) {
+				name = option_text(argv, optind - 1, optopt, lo);
+				fprintf(stderr, "blkmig %s: option '%s' takes no argument\n", cmd,
+					name);
+			} else {
+				name = optopt ? xasprintf("-%c", optopt)
+					      : option_text(argv, optind - 1, 0, lo);
+				fprintf(stderr,
+					"blkmig %s: unknown option '%s' (try blkmig %s --help)\n",
+					cmd, name, cmd);
+			}
+			free(name);
+			rc = -1;
+			break;
+		case ':':
+			name = option_text(argv, optind - 1, optopt, lo);
+			fprintf(stderr, "blkmig %s: option '%s' needs an argument\n", cmd, name);
+			free(name);
+			rc = -1;
+			break;
+		case 'h': rc = 1; break;
+		case 'q': opt->quiet = true; break;
+		case BM_OPT_HEADERS: opt->headers = true; break;
+		case BM_OPT_FOLLOW: opt->follow = true; break;
+		case BM_OPT_LIST_SKIPPED: opt->list_skipped = true; break;
+		case 'I':
+		case 'D':
+		case 'p':
+		case 'j':
+		case BM_OPT_KERNEL_TREE:
+		case BM_OPT_TIMEOUT:
+		case BM_OPT_SARIF_BASE_URI:
+		case BM_OPT_SOURCE_URL:
+			if (common_value(opt, c, optarg) < 0)
+				rc = -1;
+			break;
+		default:
+			if (!take || take(ctx, c, optarg) < 0)
+				rc = -1;
+			break;
+		}
+	}
+	if (rc == 0) {
+		*paths = xcalloc((size_t)(argc - optind) + 1, sizeof(char *));
+		for (int i = optind; i < argc; i++)
+			(*paths)[(*npaths)++] = argv[i];
+	}
+	free(lo);
+	free(so);
+	return rc;
 }
 
 void bm_options_usage(FILE *out)

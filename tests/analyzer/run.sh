@@ -43,6 +43,46 @@ expect cli-bad-format 2 "$B" scan --format xml "$cases/simple.c"
 expect cli-output-file 0 "$B" scan -q -o "$tmp/report.txt" "$cases/pairs.c"
 grep -q '^summary:' "$tmp/report.txt" && pass cli-output-file-written || fail cli-output-file-written
 expect cli-output-unwritable 2 "$B" scan -q -o /nonexistent-dir/x "$cases/simple.c"
+# getopt_long forms for every command (issue 23): attached and clustered short options,
+# --opt=value, -- ending the options, errors as "blkmig CMD: unknown option '--x'", exit 2
+expect cli-getopt-o-attached 0 "$B" scan -q "-o$tmp/att.txt" "$cases/pairs.c"
+grep -q '^summary:' "$tmp/att.txt" && pass cli-getopt-o-attached-written || fail cli-getopt-o-attached-written
+expect cli-getopt-o-dash 0 "$B" scan -q -o- "$cases/pairs.c"
+grep -q '^summary:' "$tmp/out" && pass cli-getopt-o-dash-stdout || fail cli-getopt-o-dash-stdout
+expect cli-getopt-cluster 0 "$B" scan -qj2 --format=brief "$cases/pairs.c"
+[ -s "$tmp/out" ] && [ ! -s "$tmp/err" ] && pass cli-getopt-cluster-quiet ||
+	fail cli-getopt-cluster-quiet "$(head -c 300 "$tmp/err")"
+expect cli-getopt-long-equals 0 "$B" scan --quiet --jobs=1 --output="$tmp/eq.txt" "$cases/pairs.c"
+expect cli-getopt-option-after-path 0 "$B" scan "$cases/pairs.c" -q --format brief
+mkdir -p "$tmp/dd" && cp "$cases/pairs.c" "$tmp/dd/-q.c"
+(cd "$tmp/dd" && "$B" scan --format brief -- -q.c) > "$tmp/out" 2>&1
+grep -q '^-q.c:' "$tmp/out" && pass cli-getopt-double-dash-ends-options ||
+	fail cli-getopt-double-dash-ends-options "$(head -c 300 "$tmp/out")"
+for cmd in scan verify fix migrate; do
+	expect "cli-getopt-$cmd-unknown-long" 2 "$B" "$cmd" --x "$cases/simple.c"
+	grep -qx "blkmig $cmd: unknown option '--x' (try blkmig $cmd --help)" "$tmp/err" &&
+		pass "cli-getopt-$cmd-unknown-long-msg" ||
+		fail "cli-getopt-$cmd-unknown-long-msg" "$(head -c 300 "$tmp/err")"
+	expect "cli-getopt-$cmd-unknown-short" 2 "$B" "$cmd" -qZ "$cases/simple.c"
+	grep -q "^blkmig $cmd: unknown option '-Z'" "$tmp/err" &&
+		pass "cli-getopt-$cmd-unknown-short-msg" ||
+		fail "cli-getopt-$cmd-unknown-short-msg" "$(head -c 300 "$tmp/err")"
+	expect "cli-getopt-$cmd-missing-value" 2 "$B" "$cmd" "$cases/simple.c" -j
+	grep -qx "blkmig $cmd: option '-j' needs an argument" "$tmp/err" &&
+		pass "cli-getopt-$cmd-missing-value-msg" ||
+		fail "cli-getopt-$cmd-missing-value-msg" "$(head -c 300 "$tmp/err")"
+	expect "cli-getopt-$cmd-help-in-cluster" 0 "$B" "$cmd" -qh
+	grep -q "blkmig $cmd - " "$tmp/out" && pass "cli-getopt-$cmd-help-text" ||
+		fail "cli-getopt-$cmd-help-text" "$(head -c 300 "$tmp/out")"
+done
+# every option is listed once in each command's --help
+for cmd in scan verify fix migrate; do
+	# an entry: "    -x ..." (or "    --xx ...") followed by its 8-space-indented text
+	"$B" "$cmd" --help | awk '/^        [^ ]/ && p ~ /^    -/ { split(p, w, /[ ,]+/); print w[2] } { p = $0 }' |
+		sort | uniq -d > "$tmp/dup"
+	[ ! -s "$tmp/dup" ] && pass "cli-help-$cmd-each-option-once" ||
+		fail "cli-help-$cmd-each-option-once" "listed twice: $(tr '\n' ' ' < "$tmp/dup")"
+done
 
 # ---- golden results carried in the case files ------------------------------------
 # A case NAME.c ends with a comment holding check-command (scan|verify), check-exit,
