@@ -39,7 +39,7 @@ ifeq ($(REALDRV_HAVE_CORPUS),yes)
 realdrv-modules: $(REALDRV_KOS)
 else
 export REALDRV_NOT_BUILT     := $(REALDRVS)
-export REALDRV_NOT_BUILT_WHY := no corpus at $(lastword $(REALDRV_PROBE))
+export REALDRV_NOT_BUILT_WHY := no corpus at $(abspath $(lastword $(REALDRV_PROBE)))
 realdrv-modules:
 	@for d in $(REALDRVS); do \
 		echo "real driver $$d: not built ($(REALDRV_NOT_BUILT_WHY))" >&2; \
