@@ -3,7 +3,8 @@
  *
  * Everything the page shows is computed here from the sites themselves (totals, groups,
  * chart), so the page agrees with the site list even if a summary field is missing.
- * All report text is HTML-escaped; the only script is the filter.  Filtering is by
+ * All report text is HTML-escaped; the only script is the page's (filters, reviewed
+ * marks in localStorage, keys).  Filtering is by
  * attributes each site section carries (data-verdict, data-reason, data-dir, data-call,
  * data-search), so the page works from file:// with no network.
  */
@@ -146,6 +147,10 @@ struct page {
 	const struct html_sources *src;
 	char *root;
 	char *root_uri;
+	/* schema 2: the report's "root"; its paths are relative to it (NULL: version 1, the
+	 * paths as the run named them) */
+	const char *json_root;
+	const char *source_url; /* --source-url template, or NULL */
 	/* the last file read, for context lines */
 	char *cur_path;
 	char *cur_data;
@@ -174,10 +179,22 @@ static const char *orig_text(struct page *pg, const char *path, size_t *len)
 	return pg->cur_data;
 }
 
+/* Where the run found @path (a report path): for a schema 2 report, below its root. */
+static char *disk_path(const struct page *pg, const char *path)
+{
+	if (!pg->json_root || path[0] == '/' || !strcmp(pg->json_root, "."))
+		return xstrdup(path);
+	return xasprintf("%s/%s", pg->json_root, path);
+}
+
 /* The path relative to the root, as written (not URI-encoded) when possible. */
 static char *rel_of(struct page *pg, const char *path)
 {
-	char *r = report_rel_path(pg->root, path);
+	char *r;
+
+	if (pg->json_root && path[0] != '/')
+		return xstrdup(path);
+	r = report_rel_path(pg->root, path);
 
 	if (!r)
 		return xstrdup(path);
@@ -215,9 +232,55 @@ static void anchor_part(FILE *o, const char *s)
 		      o);
 }
 
-/* Lines [from, to] of @text with their numbers; line @mark highlighted. */
-static void numbered(FILE *o, const char *text, size_t len, unsigned from, unsigned to,
-		     unsigned mark_from, unsigned mark_to)
+/* The address of line @line of @file (report path; @rel relative to the root): the
+ * --source-url template with {path} (URI-encoded) and {line} replaced, else the file
+ * itself (file://). */
+static char *source_href(const struct page *pg, const char *file, const char *rel, unsigned line)
+{
+	struct sbuf b = {0};
+	char *enc, *u;
+
+	if (pg->json_root && file[0] != '/') {
+		char *abs = xasprintf("%s/%s", pg->root, rel);
+
+		enc = report_rel_path(pg->root, abs);
+		free(abs);
+	} else {
+		enc = report_rel_path(pg->root, file);
+	}
+	if (!pg->source_url) {
+		json_t *j;
+
+		if (enc) {
+			u = xasprintf("%s%s", pg->root_uri, enc);
+			free(enc);
+			return u;
+		}
+		j = report_file_uri(file);
+		u = xstrdup(json_string_value(j));
+		json_decref(j);
+		return u;
+	}
+	for (const char *t = pg->source_url; *t;) {
+		if (!strncmp(t, "{path}", 6)) {
+			sbuf_add(&b, enc ? enc : rel);
+			t += 6;
+		} else if (!strncmp(t, "{line}", 6)) {
+			sbuf_printf(&b, "%u", line);
+			t += 6;
+		} else {
+			sbuf_addn(&b, t++, 1);
+		}
+	}
+	free(enc);
+	return sbuf_take(&b);
+}
+
+/* Lines [from, to] of @text with their numbers (links to the source with --source-url);
+ * lines [mark_from, mark_to] highlighted. */
+static void numbered(FILE *o, const struct page *pg, const char *file, const char *rel,
+		     const char *text, size_t len, unsigned from, unsigned to, unsigned mark_from,
+		     unsigned mark_to)
 {
 	unsigned line = 1;
 	size_t i = 0;
@@ -230,8 +293,19 @@ static void numbered(FILE *o, const char *text, size_t len, unsigned from, unsig
 		if (line >= from) {
 			char *l = xstrndup(text + i, e - i);
 
-			fprintf(o, "<span class=\"ln%s\" data-line=\"%u\">%5u</span> ",
-				line >= mark_from && line <= mark_to ? " mark" : "", line, line);
+			fprintf(o, "<span class=\"ln%s\" data-line=\"%u\">",
+				line >= mark_from && line <= mark_to ? " mark" : "", line);
+			if (pg->source_url) {
+				char *h = source_href(pg, file, rel, line);
+
+				fputs("<a href=\"", o);
+				esc(o, h);
+				fprintf(o, "\">%5u</a>", line);
+				free(h);
+			} else {
+				fprintf(o, "%5u", line);
+			}
+			fputs("</span> ", o);
 			esc(o, l);
 			fputc('\n', o);
 			free(l);
@@ -270,57 +344,137 @@ static unsigned count_lines(const char *s)
 	return n;
 }
 
-static void diff_block(FILE *o, const char *before, const char *after, unsigned first)
+/* @s split into its lines (without '\n'); *n of them. */
+static char **split_lines(const char *s, size_t *n)
 {
-	const char *p;
+	char **v = xcalloc(count_lines(s) + 2, sizeof(*v));
 
-	fputs("<div class=\"code diff\"><div class=\"code-title\">diff</div><pre>", o);
-	fprintf(o, "<span class=\"hunk\">@@ -%u,%u +%u,%u @@</span>\n", first, count_lines(before),
-		first, count_lines(after));
-	for (p = before; *p;) {
+	*n = 0;
+	for (const char *p = s; *p;) {
 		const char *e = strchr(p, '\n');
-		char *l = xstrndup(p, e ? (size_t)(e - p) : strlen(p));
 
-		fputs("<span class=\"del\">-", o);
-		esc(o, l);
-		fputs("</span>\n", o);
-		free(l);
+		v[(*n)++] = xstrndup(p, e ? (size_t)(e - p) : strlen(p));
 		p = e ? e + 1 : p + strlen(p);
 	}
-	for (p = after; *p;) {
-		const char *e = strchr(p, '\n');
-		char *l = xstrndup(p, e ? (size_t)(e - p) : strlen(p));
-
-		fputs("<span class=\"add\">+", o);
-		esc(o, l);
-		fputs("</span>\n", o);
-		free(l);
-		p = e ? e + 1 : p + strlen(p);
-	}
-	fputs("</pre></div>\n", o);
+	return v;
 }
 
-static void site(FILE *o, struct page *pg, json_t *s, unsigned occ)
+static void free_lines(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* Does a site show a diff of its own (a converted site, not the folded half of a pair)? */
+static bool shows_diff(json_t *s)
+{
+	return !strcmp(str(s, "verdict"), "auto") && *str(s, "before") &&
+	       strncmp(str(s, "replacement"), "(folded into", 12);
+}
+
+static void diff_line(FILE *o, const char *cls, char mark, const char *text)
+{
+	fprintf(o, "<span class=\"%s\">%c", cls, mark);
+	esc(o, text);
+	fputs("</span>\n", o);
+}
+
+/*
+ * The site's hunk as the patch writes it: the lines before -> after as a line diff
+ * (longest common subsequence: an unchanged line is context, not a '-' and a '+'), with
+ * three lines of context from the original around them; @first is the first line of
+ * "before" in the original, @shift the lines earlier conversions of the file added (the
+ * new side's numbers).
+ */
+static void diff_block(FILE *o, const char *text, size_t len, json_t *s, unsigned first, long shift)
+{
+	size_t nb, na, ctx_from, ctx_to, nl = 0;
+	char **b = split_lines(str(s, "before"), &nb), **a = split_lines(str(s, "after"), &na);
+	char *whole = text ? xstrndup(text, len) : NULL;
+	char **orig = whole ? split_lines(whole, &nl) : NULL;
+	unsigned *lcs;
+	size_t i, j;
+
+	free(whole);
+
+	/* context: up to 3 lines of the original on each side */
+	ctx_from = first > 3 ? first - 3 : 1;
+	ctx_to = first + nb - 1 + 3;
+	if (ctx_to > nl)
+		ctx_to = nl;
+	if (!orig || first + nb - 1 > nl) {
+		ctx_from = first;
+		ctx_to = first + nb - 1;
+	}
+	fputs("<div class=\"code diff\"><div class=\"code-title\">diff</div><pre>", o);
+	fprintf(o, "<span class=\"hunk\">@@ -%zu,%zu +%ld,%zu @@ ", ctx_from, ctx_to - ctx_from + 1,
+		(long)ctx_from + shift, ctx_to - ctx_from + 1 - nb + na);
+	esc(o, str(s, "function"));
+	fputs("</span>\n", o);
+	for (size_t l = ctx_from; l < first && orig; l++)
+		diff_line(o, "ctx", ' ', orig[l - 1]);
+	/* lcs[i][j]: the longest common subsequence of b[i..] and a[j..] */
+	lcs = xcalloc((nb + 1) * (na + 1), sizeof(*lcs));
+	for (i = nb; i-- > 0;)
+		for (j = na; j-- > 0;)
+			lcs[i * (na + 1) + j] =
+			    !strcmp(b[i], a[j]) ? lcs[(i + 1) * (na + 1) + j + 1] + 1
+			    : lcs[(i + 1) * (na + 1) + j] > lcs[i * (na + 1) + j + 1]
+				? lcs[(i + 1) * (na + 1) + j]
+				: lcs[i * (na + 1) + j + 1];
+	for (i = 0, j = 0; i < nb || j < na;) {
+		if (i < nb && j < na && !strcmp(b[i], a[j])) {
+			diff_line(o, "ctx", ' ', b[i]);
+			i++;
+			j++;
+		} else if (i < nb &&
+			   (j == na || lcs[(i + 1) * (na + 1) + j] >= lcs[i * (na + 1) + j + 1])) {
+			diff_line(o, "del", '-', b[i++]);
+		} else {
+			diff_line(o, "add", '+', a[j++]);
+		}
+	}
+	for (size_t l = first + nb; l <= ctx_to && orig; l++)
+		diff_line(o, "ctx", ' ', orig[l - 1]);
+	fputs("</pre></div>\n", o);
+	free(lcs);
+	free_lines(b, nb);
+	free_lines(a, na);
+	if (orig)
+		free_lines(orig, nl);
+}
+
+static void site_anchor(FILE *o, const char *rel, json_t *s, unsigned occ)
+{
+	fputs("site-", o);
+	anchor_part(o, rel);
+	fputc('-', o);
+	anchor_part(o, *str(s, "function") ? str(s, "function") : "file-scope");
+	fputc('-', o);
+	anchor_part(o, str(s, "call"));
+	fprintf(o, "-%u", occ);
+}
+
+static void site(FILE *o, struct page *pg, json_t *s, unsigned occ, unsigned first, long shift)
 {
 	json_t *lock = json_object_get(s, "lock"), *ev = json_object_get(lock, "evidence");
 	json_t *reason = json_object_get(s, "reason"), *upd = json_object_get(s, "uptodate");
 	json_t *bytes = json_object_get(s, "bytes"), *e;
 	const char *verdict = str(s, "verdict"), *file = str(s, "file");
 	const char *rcode = reason ? str(reason, "code") : "";
+	const char *rdesc = *rcode ? bm_reason_description(rcode) : "";
 	bool manual = strcmp(verdict, "manual") == 0;
 	unsigned line = (unsigned)json_integer_value(json_object_get(s, "line"));
-	char *rel = rel_of(pg, file), *dir = dir_part(rel), *href = report_rel_path(pg->root, file);
+	char *rel = rel_of(pg, file), *dir = dir_part(rel), *dpath = disk_path(pg, file);
+	char *href = source_href(pg, file, rel, line);
 	size_t i, len = 0;
-	const char *text = orig_text(pg, file, &len);
-	unsigned first = before_line(text, len, s), nb = count_lines(str(s, "before"));
+	const char *text = orig_text(pg, dpath, &len);
+	unsigned nb = count_lines(str(s, "before"));
 
-	fprintf(o, "<section class=\"site %s\" id=\"site-", manual ? "manual" : "auto");
-	anchor_part(o, rel);
-	fputc('-', o);
-	anchor_part(o, *str(s, "function") ? str(s, "function") : "file-scope");
-	fputc('-', o);
-	anchor_part(o, str(s, "call"));
-	fprintf(o, "-%u\" data-verdict=\"", occ);
+	fprintf(o, "<section class=\"site %s\" id=\"", manual ? "manual" : "auto");
+	site_anchor(o, rel, s, occ);
+	fputs("\" data-verdict=\"", o);
 	esc(o, verdict);
 	fputs("\" data-reason=\"", o);
 	esc(o, rcode);
@@ -332,6 +486,8 @@ static void site(FILE *o, struct page *pg, json_t *s, unsigned occ)
 	esc(o, str(s, "pattern"));
 	fputs("\" data-file=\"", o);
 	esc(o, file);
+	/* the search box finds a site by its file, function, call, pattern, reason code and
+	 * the code's meaning, and the text of its reason or new call */
 	fputs("\" data-search=\"", o);
 	esc(o, rel);
 	fputc(' ', o);
@@ -343,20 +499,16 @@ static void site(FILE *o, struct page *pg, json_t *s, unsigned occ)
 	fputc(' ', o);
 	esc(o, str(s, "pattern"));
 	fputc(' ', o);
+	esc(o, verdict);
+	fputc(' ', o);
+	esc(o, rdesc);
+	fputc(' ', o);
 	esc(o, reason ? str(reason, "text") : str(s, "replacement"));
 	fputs("\">\n<h4><span class=\"loc\">", o);
 	esc(o, file);
 	fprintf(o, ":%u:%lld</span> ", line, json_integer_value(json_object_get(s, "column")));
 	fputs("<a class=\"src\" href=\"", o);
-	if (href) {
-		esc(o, pg->root_uri);
-		esc(o, href);
-	} else {
-		json_t *u = report_file_uri(file);
-
-		esc(o, json_string_value(u));
-		json_decref(u);
-	}
+	esc(o, href);
 	fputs("\">", o);
 	esc(o, rel);
 	fprintf(o, ":%u</a> ", line);
@@ -369,20 +521,33 @@ static void site(FILE *o, struct page *pg, json_t *s, unsigned occ)
 	fputs("</span> <span class=\"badge pattern\">", o);
 	esc(o, str(s, "pattern"));
 	fputs("</span>", o);
+	if (*rcode) {
+		fputs(" <a class=\"badge rcode\" href=\"#rc-", o);
+		anchor_part(o, rcode);
+		fputs("\" title=\"", o);
+		esc(o, rdesc);
+		fputs("\">", o);
+		esc(o, rcode);
+		fputs("</a>", o);
+	}
 	if (*str(s, "confidence")) {
 		fputs(" <span class=\"badge confidence\">confidence ", o);
 		esc(o, str(s, "confidence"));
 		fputs("</span>", o);
 	}
-	fputs(" <a class=\"anchor\" href=\"#site-", o);
-	anchor_part(o, rel);
-	fputc('-', o);
-	anchor_part(o, *str(s, "function") ? str(s, "function") : "file-scope");
-	fputc('-', o);
-	anchor_part(o, str(s, "call"));
-	fprintf(o, "-%u\">#</a></h4>\n<dl>\n", occ);
+	fputs(" <label class=\"rev\" title=\"kept in this browser (r)\"><input type=\"checkbox\" "
+	      "class=\"reviewed\"> reviewed</label>",
+	      o);
+	fputs(" <a class=\"anchor\" href=\"#", o);
+	site_anchor(o, rel, s, occ);
+	fputs("\">#</a></h4>\n", o);
+	/* a converted site's details are folded (a tree has hundreds); a manual one's open */
+	fprintf(o, "<details class=\"body\"%s><summary>%s</summary>\n<dl>\n", manual ? " open" : "",
+		manual ? "why it is left, and the code" : "the conversion");
 	if (reason && json_is_object(reason)) {
-		fputs("<dt>reason</dt><dd class=\"reason\"><code>", o);
+		fputs("<dt>reason</dt><dd class=\"reason\"><code title=\"", o);
+		esc(o, rdesc);
+		fputs("\">", o);
 		esc(o, rcode);
 		fputs("</code> ", o);
 		esc(o, str(reason, "text"));
@@ -431,18 +596,19 @@ static void site(FILE *o, struct page *pg, json_t *s, unsigned occ)
 	fputs("</dl>\n<div class=\"codes\">\n", o);
 	fputs("<div class=\"code context\"><div class=\"code-title\">context</div><pre>", o);
 	if (text)
-		numbered(o, text, len, first > 3 ? first - 3 : 1, first + (nb ? nb - 1 : 0) + 3,
-			 first, first + (nb ? nb - 1 : 0));
+		numbered(o, pg, file, rel, text, len, first > 3 ? first - 3 : 1,
+			 first + (nb ? nb - 1 : 0) + 3, first, first + (nb ? nb - 1 : 0));
 	else
 		esc(o, str(s, "before"));
 	fputs("</pre></div>\n", o);
 	/* every converted site shows its diff; the folded call of a pair is in its
 	 * partner's */
-	if (!manual && *str(s, "before") && strncmp(str(s, "replacement"), "(folded into", 12))
-		diff_block(o, str(s, "before"), str(s, "after"), first);
-	fputs("</div>\n</section>\n", o);
+	if (shows_diff(s))
+		diff_block(o, text, len, s, first, shift);
+	fputs("</div>\n</details>\n</section>\n", o);
 	free(rel);
 	free(dir);
+	free(dpath);
 	free(href);
 }
 
@@ -462,8 +628,13 @@ static const char css[] =
     ".site.auto .verdict{background:#3a9d5d;color:#fff}a.anchor{color:#999;text-decoration:none}"
     ".codes{display:flex;gap:1em;flex-wrap:wrap}.code{flex:1;min-width:30em}"
     ".code pre{tab-size:8;background:#f6f6f6;padding:.5em;overflow:auto;margin:0}"
-    ".ln{color:#999}.ln.mark{color:#000;background:#fe8}.del{background:#fdd;display:block}"
-    ".add{background:#dfd;display:block}.hunk{color:#66a}"
+    ".ln{color:#999}.ln.mark{color:#000;background:#fe8}.ln a{color:inherit}"
+    ".del{background:#fdd}.add{background:#dfd}.hunk{color:#66a}"
+    ".site.current{outline:3px solid #58f}.site.is-reviewed{opacity:.6}"
+    ".rev{font-size:.85em;color:#555}details.body>summary{cursor:pointer;color:#666;"
+    "font-size:.85em}.noscript{background:#ffd;padding:.4em}.keys{color:#666;font-size:.85em}"
+    "kbd{border:1px solid #aaa;border-radius:3px;padding:0 3px}a.rcode{text-decoration:none;"
+    "color:inherit}"
     ".code-title{font-size:.8em;color:#666}dl{margin:.3em 0}dt{float:left;width:6em;color:#666}"
     "dd{margin-left:6.5em}ul.evidence{margin:0;padding-left:1.2em}"
     "#filter{position:sticky;top:0;background:#fff;padding:.4em 0;border-bottom:1px solid #ddd;"
@@ -475,7 +646,8 @@ static const char script[] =
     "(function(){var F=['verdict','reason','dir','call'],st={q:''};"
     "var box=document.getElementById('manual-only'),q=document.getElementById('search');"
     "function sel(k){return document.getElementById('f-'+k);}"
-    "function match(s){if(st.verdict&&s.dataset.verdict!==st.verdict)return false;"
+    "function match(s){if(st.hide&&s.classList.contains('is-reviewed'))return false;"
+    "if(st.verdict&&s.dataset.verdict!==st.verdict)return false;"
     "if(st.reason&&s.dataset.reason!==st.reason)return false;"
     "if(st.call&&s.dataset.call!==st.call)return false;"
     "if(st.dir&&st.dir!=='.'&&s.dataset.dir!==st.dir&&s.dataset.dir.indexOf(st.dir+'/')!==0)"
@@ -504,6 +676,44 @@ static const char script[] =
     "q.addEventListener('input',function(){st.q=q.value;apply(true);});"
     "document.getElementById('clear').addEventListener('click',function(){"
     "F.forEach(function(k){st[k]='';});st.q='';q.value='';apply(true);});"
+    /* reviewed marks, kept in this browser per page (localStorage), exported as text */
+    "var KEY='blkmig-reviewed:'+location.pathname,rev={};"
+    "try{rev=JSON.parse(localStorage.getItem(KEY)||'{}')||{};}catch(e){rev={};}"
+    "function secs(){return Array.prototype.slice.call(document.querySelectorAll('section.site'));}"
+    "function count(){var n=0;for(var k in rev)if(rev[k])n++;"
+    "document.getElementById('review-count').textContent=String(n);}"
+    "function mark(s,on){var c=s.querySelector('input.reviewed');c.checked=on;"
+    "s.classList.toggle('is-reviewed',on);if(on)rev[s.id]=1;else delete rev[s.id];"
+    "try{localStorage.setItem(KEY,JSON.stringify(rev));}catch(e){}count();}"
+    "secs().forEach(function(s){var c=s.querySelector('input.reviewed');"
+    "if(rev[s.id]){c.checked=true;s.classList.add('is-reviewed');}"
+    "c.addEventListener('change',function(){mark(s,c.checked);if(st.hide)apply(false);});});"
+    "count();"
+    "window.blkmigReviewed=function(){return secs().filter(function(s){return rev[s.id];})"
+    ".map(function(s){return s.id+'\\t'+s.querySelector('.loc').textContent+'\\t'+"
+    "s.dataset.verdict+(s.dataset.reason?' '+s.dataset.reason:'');}).join('\\n');};"
+    "document.getElementById('export').addEventListener('click',function(){"
+    "var a=document.createElement('a');a.download='blkmig-reviewed.txt';"
+    "a.href=URL.createObjectURL(new Blob([window.blkmigReviewed()+'\\n'],{type:'text/plain'}));"
+    "document.body.appendChild(a);a.click();a.remove();});"
+    "var hr=document.getElementById('hide-reviewed');hr.addEventListener('change',function(){"
+    "st.hide=hr.checked;apply(false);});"
+    /* open/fold, next/previous keys */
+    "function fold(open){secs().forEach(function(s){if(!s.hasAttribute('hidden'))"
+    "s.querySelector('details.body').open=open;});}"
+    "document.getElementById('expand').addEventListener('click',function(){fold(true);});"
+    "document.getElementById('collapse').addEventListener('click',function(){fold(false);});"
+    "var cur=null;function go(d){var v=secs().filter(function(s){return "
+    "!s.hasAttribute('hidden');});"
+    "if(!v.length)return;var "
+    "i=v.indexOf(cur);i=i<0?(d>0?0:v.length-1):Math.min(v.length-1,Math.max(0,i+d));"
+    "if(cur)cur.classList.remove('current');cur=v[i];cur.classList.add('current');"
+    "if(cur.scrollIntoView)cur.scrollIntoView({block:'start'});}"
+    "document.addEventListener('keydown',function(e){var t=e.target&&e.target.tagName;"
+    "if(t==='INPUT'||t==='SELECT'||t==='TEXTAREA'||e.ctrlKey||e.metaKey||e.altKey)return;"
+    "if(e.key==='j')go(1);else if(e.key==='k')go(-1);"
+    "else if(e.key==='o'&&cur){var b=cur.querySelector('details.body');b.open=!b.open;}"
+    "else if(e.key==='r'&&cur)mark(cur,!rev[cur.id]);else return;e.preventDefault();});"
     "var h=location.hash.slice(1);if(h==='manual')st.verdict='manual';"
     "else if(h.indexOf('site-')!==0)h.split('&').forEach(function(kv){var i=kv.indexOf('=');"
     "if(i>0){var k=kv.slice(0,i),v=decodeURIComponent(kv.slice(i+1));"
@@ -552,12 +762,18 @@ int html_report_write_from(FILE *o, json_t *report, const struct html_sources *s
 		     by_call = {0};
 	struct page pg = {0};
 	long autos = 0, manuals = 0, files_with_sites = 0, skipped = 0;
+	json_t *summary = json_object_get(report, "summary");
+	json_t *nscanned = json_object_get(summary, "files_scanned");
+	json_t *nskipped = json_object_get(summary, "files_skipped");
 	size_t i;
-	unsigned *occ;
+	unsigned *occ, *firsts;
+	long *shifts;
 	char *ru;
 
 	pg.src = src;
-	pg.root = report_root(src ? src->root : NULL);
+	pg.json_root = json_string_value(json_object_get(report, "root"));
+	pg.source_url = src ? src->source_url : NULL;
+	pg.root = report_root(src && src->root ? src->root : pg.json_root);
 	ru = xasprintf("%s/", pg.root);
 	{
 		json_t *u = report_file_uri(ru);
@@ -609,12 +825,17 @@ int html_report_write_from(FILE *o, json_t *report, const struct html_sources *s
 	fputs(", command <code>", o);
 	esc(o, str(report, "command"));
 	fputs("</code>, files relative to <code>", o);
-	esc(o, pg.root);
-	fputs("</code></p>\n", o);
+	esc(o, pg.json_root ? pg.json_root : pg.root);
+	fputs("</code></p>\n<noscript><p class=\"noscript\">This page works without JavaScript as "
+	      "a plain list of every site; the filters, the j/k keys and the reviewed marks "
+	      "need it.</p></noscript>\n",
+	      o);
 
 	fputs("<h2>Totals</h2>\n<table id=\"totals\" class=\"totals\"><tbody>\n", o);
-	fprintf(o, "<tr><th>files scanned</th><td data-key=\"files\">%zu</td></tr>\n",
-		json_array_size(files));
+	/* schema 2 lists the files without a legacy call only with --list-skipped */
+	fprintf(o, "<tr><th>files scanned</th><td data-key=\"files\">%lld</td></tr>\n",
+		json_is_integer(nscanned) ? json_integer_value(nscanned)
+					  : (long long)json_array_size(files));
 	fprintf(o, "<tr><th>files with sites</th><td data-key=\"files_with_sites\">%ld</td></tr>\n",
 		files_with_sites);
 	fprintf(o, "<tr><th>sites</th><td data-key=\"sites\">%ld</td></tr>\n", autos + manuals);
@@ -684,7 +905,7 @@ int html_report_write_from(FILE *o, json_t *report, const struct html_sources *s
 		size_t k;
 
 		if (strcmp(st, "skipped") == 0) {
-			skipped++;
+			skipped += !json_is_integer(nskipped);
 			continue;
 		}
 		if (strcmp(st, "ok") == 0)
@@ -704,6 +925,8 @@ int html_report_write_from(FILE *o, json_t *report, const struct html_sources *s
 		}
 		fputs("</td></tr>\n", o);
 	}
+	if (json_is_integer(nskipped))
+		skipped = (long)json_integer_value(nskipped);
 	fprintf(o,
 		"</tbody></table>\n<p id=\"skipped\">%ld files without a legacy token were "
 		"not parsed.</p>\n",
@@ -753,18 +976,69 @@ int html_report_write_from(FILE *o, json_t *report, const struct html_sources *s
 		fputs("</tbody></table>\n", o);
 	}
 
+	/* what each reason code of the page means; a row is a filter like the tables' */
+	if (by_reason.n) {
+		fputs("<h2>Reason codes</h2>\n<table id=\"reason-codes\"><thead><tr><th>code</th>"
+		      "<th>meaning</th><th>sites</th></tr></thead><tbody>\n",
+		      o);
+		for (i = 0; i < by_reason.n; i++) {
+			fputs("<tr id=\"rc-", o);
+			anchor_part(o, by_reason.names[i]);
+			fputs("\" data-filter=\"reason\" data-value=\"", o);
+			esc(o, by_reason.names[i]);
+			fputs("\" tabindex=\"0\" title=\"show only these sites\"><td><code>", o);
+			esc(o, by_reason.names[i]);
+			fputs("</code></td><td>", o);
+			esc(o, bm_reason_description(by_reason.names[i]));
+			fprintf(o, "</td><td class=\"num\">%ld</td></tr>\n", by_reason.manuals[i]);
+		}
+		fputs("</tbody></table>\n", o);
+	}
+
 	fputs("<h2>Sites</h2>\n<div id=\"filter\">", o);
 	options(o, "verdict", "verdict", &by_verdict);
 	options(o, "reason", "reason", &by_reason);
 	options(o, "dir", "directory", &by_dir);
 	options(o, "call", "call", &by_call);
 	fputs("<input type=\"search\" id=\"search\" placeholder=\"search file, function, "
-	      "reason...\"> <label><input type=\"checkbox\" id=\"manual-only\"> manual only"
-	      "</label> <button id=\"clear\" type=\"button\">clear filters</button> "
+	      "reason code or words...\"> <label><input type=\"checkbox\" id=\"manual-only\"> "
+	      "manual only</label> <label><input type=\"checkbox\" id=\"hide-reviewed\"> hide "
+	      "reviewed</label> <button id=\"clear\" type=\"button\">clear filters</button> "
 	      "(<span id=\"shown-count\">",
 	      o);
-	fprintf(o, "%ld</span> shown)</div>\n", autos + manuals);
+	fprintf(o,
+		"%ld</span> shown)<br><span id=\"review-count\">0</span> of %ld reviewed "
+		"<button id=\"export\" type=\"button\" title=\"the reviewed sites, one anchor a "
+		"line\">export reviewed</button> <button id=\"expand\" type=\"button\">open "
+		"all</button> <button id=\"collapse\" type=\"button\">fold all</button> "
+		"<span class=\"keys\">keys: <kbd>j</kbd>/<kbd>k</kbd> next/previous site, "
+		"<kbd>o</kbd> open or fold it, <kbd>r</kbd> mark it reviewed</span></div>\n",
+		autos + manuals, autos + manuals);
 	occ = xcalloc(json_array_size(sites) + 1, sizeof(*occ));
+	firsts = xcalloc(json_array_size(sites) + 1, sizeof(*firsts));
+	shifts = xcalloc(json_array_size(sites) + 1, sizeof(*shifts));
+	/* each site's first line in the original, and how many lines the conversions above
+	 * it in its file add (the new side's line numbers of its hunk) */
+	json_array_foreach(sites, i, s)
+	{
+		char *dp = disk_path(&pg, str(s, "file"));
+		size_t len = 0;
+		const char *t = orig_text(&pg, dp, &len);
+
+		firsts[i] = before_line(t, len, s);
+		free(dp);
+	}
+	json_array_foreach(sites, i, s)
+	{
+		for (size_t k = 0; k < json_array_size(sites); k++) {
+			json_t *t = json_array_get(sites, k);
+
+			if (k != i && firsts[k] < firsts[i] && shows_diff(t) &&
+			    !strcmp(str(t, "file"), str(s, "file")))
+				shifts[i] += (long)count_lines(str(t, "after")) -
+					     (long)count_lines(str(t, "before"));
+		}
+	}
 	json_array_foreach(sites, i, s)
 	{
 		/* occurrence of (file, function, call), counted from 1: a stable anchor */
@@ -778,9 +1052,11 @@ int html_report_write_from(FILE *o, json_t *report, const struct html_sources *s
 			     !strcmp(str(t, "call"), str(s, "call"));
 		}
 		occ[i] = n;
-		site(o, &pg, s, n);
+		site(o, &pg, s, n, firsts[i], shifts[i]);
 	}
 	free(occ);
+	free(firsts);
+	free(shifts);
 	fputs("<script>", o);
 	fputs(script, o);
 	fputs("</script>\n</body></html>\n", o);

@@ -6,9 +6,17 @@
  * reason, directory (every level) and call, each row a filter when clicked; a filter bar
  * (verdict, reason, directory, call, a search box, "manual only"; kept in the URL
  * fragment, #manual still works); files not fully parsed with their first errors; files
- * fix/migrate left untouched and why; every site with a stable anchor
- * (site-FILE-FUNCTION-CALL-N), a link to its source relative to the root, a few numbered
- * lines of context, lock evidence and reason, and the diff of every converted site.
+ * fix/migrate left untouched and why; the reason codes of the run with their meaning (rows
+ * filter, the search box finds them); every site with a stable anchor
+ * (site-FILE-FUNCTION-CALL-N), a link to its source relative to the root (or through a
+ * --source-url template, each numbered context line too), lock evidence and reason, and
+ * for every converted site the patch's own hunk (line diff, three lines of context,
+ * numbered as the patch numbers them).  Converted sites are folded; a "reviewed" box per
+ * site is kept in the browser (localStorage) and exported as text; j/k go to the
+ * next/previous site, o folds, r marks; <noscript> says what needs JavaScript.
+ *
+ * A schema 2 report names files relative to its "root" (analyzer/REPORT.md): they are read
+ * as root/path, from the directory the run was started in.
  */
 #ifndef BLKMIG_HTML_REPORT_H
 #define BLKMIG_HTML_REPORT_H

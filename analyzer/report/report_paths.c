@@ -81,35 +81,116 @@ json_t *report_file_uri(const char *path)
 
 char *report_help_base(void)
 {
-	char exe[PATH_MAX], *slash, *cand, *r;
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	/* installed; a checkout's build/blkmig; its sanitizer build, build/asan/blkmig */
-	static const char *const rel[] = {"/../share/doc/blkmig/REPORT.md",
-					  "/../analyzer/REPORT.md", "/../../analyzer/REPORT.md"};
-	struct stat st;
+	const char *u = getenv("BLKMIG_DOC_URL");
 
-	if (n > 0) {
-		exe[n] = '\0';
-		slash = strrchr(exe, '/');
-		if (slash)
-			*slash = '\0';
-		for (size_t i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
-			cand = xasprintf("%s%s", exe, rel[i]);
-			if (stat(cand, &st) == 0) {
-				char *e;
+	return u && !strncmp(u, "https://", 8) && !strchr(u, '#') ? xstrdup(u) : NULL;
+}
 
-				r = absolute(cand);
-				e = encode(r);
-				free(r);
-				r = xasprintf("file://%s", e);
-				free(e);
-				free(cand);
-				return r;
-			}
-			free(cand);
+char *report_rel_plain(const char *root, const char *path)
+{
+	char *abs = absolute(path), *r = NULL;
+	size_t n = strlen(root);
+
+	if (!strcmp(root, "/"))
+		r = xstrdup(abs + 1);
+	else if (!strncmp(abs, root, n) && abs[n] == '/')
+		r = xstrdup(abs + n + 1);
+	free(abs);
+	return r;
+}
+
+char *report_name(const char *root, const char *path)
+{
+	char *r = report_rel_plain(root, path);
+
+	return r ? r : absolute(path);
+}
+
+static bool path_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       strchr("_./+~-", c);
+}
+
+struct report_ref *report_text_refs(const char *text, size_t *n)
+{
+	struct report_ref *v = NULL;
+	size_t cap = 0;
+
+	*n = 0;
+	for (const char *p = text ? strchr(text, ':') : NULL; p; p = strchr(p + 1, ':')) {
+		const char *a = p, *e = p + 1;
+		struct stat st;
+		char *file;
+
+		while (a > text && path_char(a[-1]))
+			a--;
+		while (*e >= '0' && *e <= '9')
+			e++;
+		/* FILE:LINE, FILE with an extension, not a part of a longer word or a URL */
+		if (a == p || e == p + 1 || !memchr(a, '.', (size_t)(p - a)) || *a == '.' ||
+		    (*e >= 'a' && *e <= 'z') || *e == '/')
+			continue;
+		file = xstrndup(a, (size_t)(p - a));
+		if (stat(file, &st) || !S_ISREG(st.st_mode)) {
+			free(file);
+			continue;
 		}
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 4;
+			v = realloc(v, cap * sizeof(*v));
+			if (!v)
+				abort();
+		}
+		v[(*n)++] = (struct report_ref){(size_t)(a - text), (size_t)(e - text), file,
+						(unsigned)strtoul(p + 1, NULL, 10)};
 	}
-	return xstrdup("file:///usr/local/share/doc/blkmig/REPORT.md");
+	return v;
+}
+
+void report_refs_free(struct report_ref *r, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(r[i].file);
+	free(r);
+}
+
+char *report_rel_text(const char *root, const char *text)
+{
+	size_t n, at = 0;
+	struct report_ref *r;
+	struct sbuf b = {0};
+
+	if (!text)
+		return NULL;
+	r = report_text_refs(text, &n);
+	for (size_t i = 0; i < n; i++) {
+		char *name = report_rel_plain(root, r[i].file), *chunk;
+
+		/* a file outside the root keeps the name the analysis gave it */
+		chunk = xstrndup(text + at, r[i].start - at);
+		sbuf_printf(&b, "%s%s:%u", chunk, name ? name : r[i].file, r[i].line);
+		free(chunk);
+		free(name);
+		at = r[i].end;
+	}
+	sbuf_add(&b, text + at);
+	report_refs_free(r, n);
+	return sbuf_take(&b);
+}
+
+char *report_root_label(const struct bm_run *run, const char *abs_root)
+{
+	char *cwd = report_root(NULL), *r;
+
+	if (run->root && *run->root)
+		r = xstrdup(run->root);
+	else if (!strcmp(cwd, abs_root))
+		r = xstrdup(".");
+	else
+		r = xstrdup(abs_root);
+	free(cwd);
+	return r;
 }
 
 char *report_run_root(const struct bm_run *run)

@@ -1,12 +1,19 @@
 /*
  * report_sarif.c - SARIF 2.1.0 that GitHub code scanning accepts and places.
  *
- * - Files are named relative to the run's root (--root, else the current directory)
- *   with uriBaseId SRCROOT, declared in originalUriBaseIds.
+ * - A log for a CI artifact: it names no path of the machine that wrote it.  Files are
+ *   named relative to the run's root (--root, else the current directory) with
+ *   uriBaseId SRCROOT, declared in originalUriBaseIds without a uri unless the user
+ *   gives one (--sarif-base-uri); so are the files that evidence and messages cite.
  * - One rule per reason code (manual sites and files left untouched), one rule
  *   `convert` for the sites blkmig converts, one per verify finding kind; each with
- *   short and full description, help (text and markdown) and a helpUri into the
- *   installed REPORT.md.
+ *   short and full description and help (text and markdown); a helpUri only where the
+ *   documentation has an https address ($BLKMIG_DOC_URL), never a local file.
+ * - relatedLocations: every FILE:LINE the lock evidence and the reason cite (the lock
+ *   taken, the registration, the callers), and the lines of the same file the reason
+ *   names ("end_that_request_last at line 42").
+ * - run.automationDetails.id "blkmig/COMMAND/ROOT/" (ROOT the root's last component), so
+ *   a CI that uploads the logs of several commands or trees keeps them apart.
  * - One result per site with its region; every converted site carries a fix (its
  *   edits, or for a rewrite by spatch, its lines before and after).
  * - partialFingerprints do not depend on line numbers: file, function, call and the
@@ -23,8 +30,8 @@
 
 struct sarif {
 	const struct bm_run *run;
-	char *root; /* absolute, no trailing slash */
-	char *help_base;
+	char *root;	 /* absolute, no trailing slash */
+	char *help_base; /* https URI of REPORT.md, or NULL */
 	json_t *rules;
 	json_t *rule_index; /* id -> index */
 };
@@ -108,6 +115,9 @@ static const char *reason_help(const char *code)
 			     "sites the message names, then run again."},
 	    {"timeout", "The file's analysis or spatch's run on it took longer than --timeout: "
 			"it was left as it was; run it alone with a larger --timeout."},
+	    {"resource_limit", "The file's parse needed more memory than --parse-memory: it was "
+			       "left as it was; run it alone with a larger --parse-memory (or "
+			       "look for a header that grows without bound)."},
 	};
 
 	for (size_t i = 0; i < sizeof(h) / sizeof(h[0]); i++)
@@ -139,26 +149,31 @@ static char *camel(const char *id)
 static int rule(struct sarif *x, const char *id, const char *shortd, const char *fulld,
 		const char *help, const char *level)
 {
-	json_t *ix = json_object_get(x->rule_index, id);
-	char *md, *uri, *name;
+	json_t *ix = json_object_get(x->rule_index, id), *r;
+	char *md, *name;
 	size_t n;
 
 	if (ix)
 		return (int)json_integer_value(ix);
 	n = json_array_size(x->rules);
 	name = camel(id);
-	md = xasprintf("**%s**: %s\n\n%s\n\nSee [the reason codes](%s#%s).", id, fulld, help,
-		       x->help_base, id);
-	uri = xasprintf("%s#%s", x->help_base, id);
-	json_array_append_new(
-	    x->rules,
-	    json_pack("{s:s, s:s, s:{s:s}, s:{s:s}, s:{s:s, s:s%}, s:s%, s:{s:s}}", "id", id,
-		      "name", name, "shortDescription", "text", shortd, "fullDescription", "text",
-		      fulld, "help", "text", help, "markdown", md, strlen(md), "helpUri", uri,
-		      strlen(uri), "defaultConfiguration", "level", level));
+	if (x->help_base)
+		md = xasprintf("**%s**: %s\n\n%s\n\nSee [the reason codes](%s#%s).", id, fulld,
+			       help, x->help_base, id);
+	else
+		md = xasprintf("**%s**: %s\n\n%s\n\nSee `%s` in blkmig's REPORT.md "
+			       "(`share/doc/blkmig/` of the installation, `analyzer/` of "
+			       "the source).",
+			       id, fulld, help, id);
+	r = json_pack("{s:s, s:s, s:{s:s}, s:{s:s}, s:{s:s, s:s%}}", "id", id, "name", name,
+		      "shortDescription", "text", shortd, "fullDescription", "text", fulld, "help",
+		      "text", help, "markdown", md, strlen(md));
+	if (x->help_base)
+		json_object_set_new(r, "helpUri", json_sprintf("%s#%s", x->help_base, id));
+	json_object_set_new(r, "defaultConfiguration", json_pack("{s:s}", "level", level));
+	json_array_append_new(x->rules, r);
 	json_object_set_new(x->rule_index, id, json_integer((json_int_t)n));
 	free(md);
-	free(uri);
 	free(name);
 	return (int)n;
 }
@@ -322,11 +337,81 @@ static json_t *location(const struct sarif *x, const char *file, unsigned line, 
 	return loc;
 }
 
+/* One related location, unless the same line is one already. */
+static void add_related(const struct sarif *x, json_t *arr, const char *file, unsigned line,
+			const char *text)
+{
+	json_t *loc = location(x, file, line, 1, 0, 0, NULL), *r;
+	json_t *al = json_object_get(json_object_get(loc, "physicalLocation"), "artifactLocation");
+	size_t i;
+
+	json_array_foreach(arr, i, r)
+	{
+		json_t *pl = json_object_get(r, "physicalLocation");
+
+		if (json_equal(json_object_get(pl, "artifactLocation"), al) &&
+		    json_integer_value(
+			json_object_get(json_object_get(pl, "region"), "startLine")) == line) {
+			json_decref(loc);
+			return;
+		}
+	}
+	json_object_set_new(loc, "id", json_integer((json_int_t)json_array_size(arr) + 1));
+	json_object_set_new(loc, "message", json_pack("{s:s}", "text", text));
+	json_array_append_new(arr, loc);
+}
+
+/* Every FILE:LINE that @text cites (lock evidence, callers), told by @text. */
+static void related_refs(const struct sarif *x, json_t *arr, const char *text)
+{
+	size_t n;
+	struct report_ref *r = report_text_refs(text, &n);
+	char *rel = n ? report_rel_text(x->root, text) : NULL;
+
+	for (size_t i = 0; i < n; i++)
+		add_related(x, arr, r[i].file, r[i].line, rel);
+	free(rel);
+	report_refs_free(r, n);
+}
+
+/* The lines of the site's own file its reason names: "NAME at line N", "(line N)". */
+static void related_lines(const struct sarif *x, json_t *arr, const struct bm_site *s)
+{
+	const char *t = s->reason_text;
+
+	for (const char *p = t ? strstr(t, "line ") : NULL; p; p = strstr(p + 1, "line ")) {
+		const char *d = p + 5, *w;
+		unsigned line = (unsigned)strtoul(d, NULL, 10);
+		char *text;
+
+		if (*d < '1' || *d > '9' ||
+		    (p > t && ((p[-1] >= 'a' && p[-1] <= 'z') || p[-1] == '_')))
+			continue;
+		/* the name before " at line N", if any */
+		w = p;
+		if (w - t >= 4 && !strncmp(w - 4, " at ", 4)) {
+			const char *e = w - 4, *b = e;
+
+			while (b > t &&
+			       (b[-1] == '_' || (b[-1] >= 'a' && b[-1] <= 'z') ||
+				(b[-1] >= 'A' && b[-1] <= 'Z') || (b[-1] >= '0' && b[-1] <= '9')))
+				b--;
+			text = b < e ? xasprintf("%.*s at line %u", (int)(e - b), b, line)
+				     : xasprintf("line %u", line);
+		} else {
+			text = xasprintf("line %u, named by the reason", line);
+		}
+		add_related(x, arr, s->file, line, text);
+		free(text);
+	}
+}
+
 static json_t *site_result(struct sarif *x, size_t k)
 {
 	const struct bm_site *s = &x->run->sites[k];
 	json_t *res = json_object(), *props = json_object(), *ev = json_array(), *changes = NULL;
-	char *msg, *fp, *rel = report_rel_path(x->root, s->file);
+	json_t *rl = json_array();
+	char *msg, *fp, *rel = report_rel_path(x->root, s->file), *why;
 	int ri;
 
 	if (s->verdict == BM_AUTO) {
@@ -340,12 +425,19 @@ static json_t *site_result(struct sarif *x, size_t k)
 				bm_lock_name(s->lock), bm_pattern_name(s->pattern));
 	} else {
 		ri = reason_rule(x, s->reason_code);
+		why = report_rel_text(x->root, s->reason_text ? s->reason_text : "");
 		msg = xasprintf("%s in %s() needs manual review: %s [%s]", s->call,
-				s->function[0] ? s->function : "(file scope)",
-				s->reason_text ? s->reason_text : "", s->reason_code);
+				s->function[0] ? s->function : "(file scope)", why, s->reason_code);
+		free(why);
+		related_refs(x, rl, s->reason_text);
+		related_lines(x, rl, s);
 	}
-	for (size_t i = 0; i < s->lock_evidence.n; i++)
-		json_array_append_new(ev, json_string(s->lock_evidence.v[i]));
+	for (size_t i = 0; i < s->lock_evidence.n; i++) {
+		json_array_append_new(
+		    ev, json_string(why = report_rel_text(x->root, s->lock_evidence.v[i])));
+		free(why);
+		related_refs(x, rl, s->lock_evidence.v[i]);
+	}
 	json_object_set_new(res, "ruleId",
 			    json_string(s->verdict == BM_AUTO ? "convert" : s->reason_code));
 	json_object_set_new(res, "ruleIndex", json_integer(ri));
@@ -354,6 +446,9 @@ static json_t *site_result(struct sarif *x, size_t k)
 	json_object_set_new(res, "locations",
 			    json_pack("[o]", location(x, s->file, s->line, s->column, s->end_line,
 						      s->end_column, s->function)));
+	if (json_array_size(rl))
+		json_object_set(res, "relatedLocations", rl);
+	json_decref(rl);
 	fp = fingerprint(rel ? rel : s->file, s->function, s->call, occurrence(x->run, k));
 	json_object_set_new(res, "partialFingerprints", json_pack("{s:s}", "blkmigSite/v1", fp));
 	free(fp);
@@ -394,6 +489,7 @@ static json_t *file_result(struct sarif *x, const struct bm_file *f)
 	const char *code = f->outcome_code ? f->outcome_code : "unparsed";
 	unsigned line = 1;
 	char *rel = report_rel_path(x->root, f->path), *fp;
+	char *why = report_rel_text(x->root, f->outcome_text ? f->outcome_text : code);
 	json_t *res;
 	int ri = reason_rule(x, code);
 
@@ -404,10 +500,10 @@ static json_t *file_result(struct sarif *x, const struct bm_file *f)
 		}
 	fp = fingerprint(rel ? rel : f->path, "", "(file)", 0);
 	res = json_pack("{s:s, s:i, s:s, s:{s:s+}, s:[o], s:{s:s}}", "ruleId", code, "ruleIndex",
-			ri, "level", "warning", "message", "text",
-			"file left untouched: ", f->outcome_text ? f->outcome_text : code,
+			ri, "level", "warning", "message", "text", "file left untouched: ", why,
 			"locations", location(x, f->path, line, 1, 0, 0, NULL),
 			"partialFingerprints", "blkmigFile/v1", fp);
+	free(why);
 	free(fp);
 	free(rel);
 	return res;
@@ -457,7 +553,8 @@ int bm_report_sarif(const struct bm_run *run, FILE *out)
 	json_t *root, *driver, *bases;
 	struct sarif x = {run, report_run_root(run), report_help_base(), json_array(),
 			  json_object()};
-	char *root_uri;
+	const char *base, *slash;
+	char *auto_id;
 	int r;
 
 	if (verify) {
@@ -467,12 +564,19 @@ int bm_report_sarif(const struct bm_run *run, FILE *out)
 			int ri = rule(&x, n, n, finding_summary(f->kind), finding_help(f->kind),
 				      finding_level(f));
 
-			json_array_append_new(
-			    results, json_pack("{s:s, s:i, s:s, s:{s:s}, s:[o]}", "ruleId", n,
-					       "ruleIndex", ri, "level", finding_level(f),
-					       "message", "text", f->message, "locations",
-					       location(&x, f->file, f->line, f->column, 0, 0,
-							f->function)));
+			char *msg = report_rel_text(x.root, f->message);
+			json_t *res = json_pack(
+			    "{s:s, s:i, s:s, s:{s:s}, s:[o]}", "ruleId", n, "ruleIndex", ri,
+			    "level", finding_level(f), "message", "text", msg, "locations",
+			    location(&x, f->file, f->line, f->column, 0, 0, f->function));
+			json_t *rl = json_array();
+
+			related_refs(&x, rl, f->message);
+			if (json_array_size(rl))
+				json_object_set(res, "relatedLocations", rl);
+			json_decref(rl);
+			json_array_append_new(results, res);
+			free(msg);
 		}
 	} else {
 		for (size_t i = 0; i < run->nsites; i++)
@@ -489,25 +593,41 @@ int bm_report_sarif(const struct bm_run *run, FILE *out)
 			continue;
 		json_array_append_new(
 		    artifacts, json_pack("{s:o}", "location", artifact_location(&x, f->path)));
-		if (f->status == BM_PARSE_FAILED || f->status == BM_PARSE_PARTIAL)
+		if (f->status == BM_PARSE_FAILED || f->status == BM_PARSE_PARTIAL) {
+			char *why = report_rel_text(x.root, f->reason ? f->reason : "");
+
 			json_array_append_new(
-			    notes, json_pack("{s:s, s:{s:s}, s:[{s:{s:o}}]}", "level",
-					     f->status == BM_PARSE_FAILED ? "error" : "warning",
-					     "message", "text", f->reason ? f->reason : "",
-					     "locations", "physicalLocation", "artifactLocation",
-					     artifact_location(&x, f->path)));
+			    notes,
+			    json_pack("{s:s, s:{s:s}, s:[{s:{s:o}}]}", "level",
+				      f->status == BM_PARSE_FAILED ? "error" : "warning", "message",
+				      "text", why, "locations", "physicalLocation",
+				      "artifactLocation", artifact_location(&x, f->path)));
+			free(why);
+		}
 	}
-	root_uri = xasprintf("%s/", x.root);
-	bases = json_pack("{s:{s:o}}", "SRCROOT", "uri", report_file_uri(root_uri));
-	free(root_uri);
-	driver = json_pack("{s:s, s:s, s:s, s:s, s:o}", "name", "blkmig", "version", BLKMIG_VERSION,
-			   "semanticVersion", BLKMIG_VERSION, "informationUri", x.help_base,
-			   "rules", x.rules);
-	root = json_pack("{s:s, s:s, s:[{s:{s:o}, s:o, s:o, s:o, s:[{s:b, s:o}]}]}", "$schema",
-			 "https://json.schemastore.org/sarif-2.1.0.json", "version", "2.1.0",
-			 "runs", "tool", "driver", driver, "originalUriBaseIds", bases, "artifacts",
-			 artifacts, "results", results, "invocations", "executionSuccessful",
-			 run->io_errors == 0, "toolExecutionNotifications", notes);
+	/* SRCROOT is the root; its uri only where the user gives one: a CI's log must not
+	 * name a directory of the machine that wrote it */
+	base = run->opt.sarif_base_uri;
+	if (base && *base)
+		bases = json_pack("{s:{s:s++}}", "SRCROOT", "uri", base,
+				  base[strlen(base) - 1] == '/' ? "" : "/");
+	else
+		bases = json_pack("{s:{s:{s:s}}}", "SRCROOT", "description", "text",
+				  "the directory blkmig ran on (--root, else the current "
+				  "directory); blkmig --sarif-base-uri URI gives its uri");
+	driver = json_pack("{s:s, s:s, s:s, s:o}", "name", "blkmig", "version", BLKMIG_VERSION,
+			   "semanticVersion", BLKMIG_VERSION, "rules", x.rules);
+	if (x.help_base)
+		json_object_set_new(driver, "informationUri", json_string(x.help_base));
+	slash = strrchr(x.root, '/');
+	auto_id = xasprintf("blkmig/%s/%s/", run->command, slash && slash[1] ? slash + 1 : "root");
+	root = json_pack("{s:s, s:s, s:[{s:{s:o}, s:{s:s}, s:o, s:o, s:o, s:[{s:b, s:o}]}]}",
+			 "$schema", "https://json.schemastore.org/sarif-2.1.0.json", "version",
+			 "2.1.0", "runs", "tool", "driver", driver, "automationDetails", "id",
+			 auto_id, "originalUriBaseIds", bases, "artifacts", artifacts, "results",
+			 results, "invocations", "executionSuccessful", run->io_errors == 0,
+			 "toolExecutionNotifications", notes);
+	free(auto_id);
 	r = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	fputc('\n', out);
 	json_decref(root);

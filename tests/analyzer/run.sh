@@ -235,7 +235,7 @@ grep -q '"verdict": "auto"' "$tmp/out" && pass bad-missing-includes-still-analys
 
 # ---- prefilter --------------------------------------------------------------------
 printf '/* end_request(rq, 1) only in a comment */\nint g(void) { return 0; }\n' >"$tmp/clean.c"
-expect prefilter-clean 0 "$B" scan -q --format json "$tmp/clean.c"
+expect prefilter-clean 0 "$B" scan -q --format json --list-skipped "$tmp/clean.c"
 grep -q '"status": "skipped"' "$tmp/out" && pass prefilter-skips-unparsed ||
 	fail prefilter-skips-unparsed
 # any legacy name outside comments makes a file parsed; the AST, not the word before the
@@ -302,7 +302,7 @@ fi
 # parsed says it was parsed for the whole-tree facts only, the file it did not want (it
 # names the helper in a comment and a string only, or blk_init_queue in a comment) says
 # the prefilter skipped it (cases/callers) ------------------------------------------------------------------------
-"$B" scan -q --format json "$cases/callers" >"$tmp/callers.json" 2>&1
+"$B" scan -q --format json --list-skipped "$cases/callers" >"$tmp/callers.json" 2>&1
 if python3 - "$tmp/callers.json" >"$tmp/callers.err" 2>&1 <<'EOP'
 import json, sys
 files = {f["path"].rsplit("/", 1)[-1]: f["parse"] for f in json.load(open(sys.argv[1]))["files"]}

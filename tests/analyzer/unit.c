@@ -395,7 +395,7 @@ static void test_reports(const char *cases)
 	/* JSON (analyzer/REPORT.md) */
 	j = report(&run, bm_report_json, "r.json");
 	check(j != NULL, "json-parses", "invalid JSON");
-	check(j && json_integer_value(json_object_get(j, "schema_version")) == 1,
+	check(j && json_integer_value(json_object_get(j, "schema_version")) == 2,
 	      "json-schema-version", "missing");
 	v = json_object_get(json_object_get(j, "summary"), "sites");
 	check(v && (size_t)json_integer_value(v) == run.nsites &&
@@ -418,7 +418,11 @@ static void test_reports(const char *cases)
 	check(ok, "json-site-fields", "a site lacks a documented field");
 	json_decref(j);
 
-	/* SARIF 2.1.0 */
+	/* SARIF 2.1.0, its SRCROOT given as the cases' file: URI (--sarif-base-uri) */
+	char *abs_cases = realpath(cases, NULL), *base = xasprintf("file://%s/", abs_cases);
+
+	run.root = abs_cases;
+	run.opt.sarif_base_uri = base;
 	j = report(&run, bm_report_sarif, "r.sarif");
 	check(j && !strcmp(json_string_value(json_object_get(j, "version")), "2.1.0") &&
 		  json_object_get(j, "$schema"),
@@ -427,7 +431,8 @@ static void test_reports(const char *cases)
 	json_t *driver = json_object_get(json_object_get(run0, "tool"), "driver");
 	json_t *rules = json_object_get(driver, "rules");
 
-	/* one rule per reason code used, plus `convert`; each with help and a helpUri */
+	/* one rule per reason code used, plus `convert`; each with help, a helpUri only
+	 * where it is https (never a local file) */
 	{
 		size_t want = 1, nr = 0, helped = 0;
 		json_t *rv;
@@ -446,7 +451,8 @@ static void test_reports(const char *cases)
 		json_array_foreach(rules, nr, rv) helped +=
 		    json_string_value(json_object_get(json_object_get(rv, "help"), "text")) &&
 		    json_string_value(json_object_get(json_object_get(rv, "help"), "markdown")) &&
-		    json_string_value(json_object_get(rv, "helpUri"));
+		    (!json_object_get(rv, "helpUri") ||
+		     !strncmp(json_string_value(json_object_get(rv, "helpUri")), "https://", 8));
 		check(driver && json_string_value(json_object_get(driver, "name")) &&
 			  json_array_size(rules) == want && helped == want,
 		      "sarif-driver-rules", "%zu rules, %zu with help, %zu wanted",
@@ -547,6 +553,8 @@ static void test_reports(const char *cases)
 		free(txt);
 	}
 	bm_run_free(&run);
+	free(abs_cases);
+	free(base);
 	free(paths[0]);
 	free(paths[1]);
 }

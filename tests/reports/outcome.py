@@ -3,7 +3,8 @@
 
   outcome.py REPORT.json BASE ORIGINAL_PREFIX=ORIGINAL_DIR [CONVERTED_PREFIX=CONVERTED_DIR]
 
-The report names files by the user's paths (relative to BASE).  ORIGINAL_DIR holds the
+The report names files relative to its "root" (schema version 2; version 1: the user's
+paths), which is relative to BASE; PREFIXes are BASE-relative.  ORIGINAL_DIR holds the
 files as they were before the run, CONVERTED_DIR (default: the report's own paths, for
 --in-place) as they are after it (in place, or the original with the run's --patch
 applied).  Checked, per file of the report:
@@ -43,6 +44,12 @@ def main():
     op, od = sys.argv[3].split("=", 1)
     cp, cd = sys.argv[4].split("=", 1) if len(sys.argv) > 4 else (None, None)
     doc = json.load(open(report))
+    root = doc.get("root", ".")
+
+    def full(path):
+        if os.path.isabs(path) or root in ("", "."):
+            return path
+        return os.path.normpath(os.path.join(root, path))
 
     def under(path, prefix, d):
         rest = path[len(prefix):].lstrip("/") if path == prefix or path.startswith(prefix.rstrip("/") + "/") else None
@@ -61,7 +68,7 @@ def main():
     bad = []
     changed_files = 0
     for f in doc["files"]:
-        path = f["path"]
+        path = full(f["path"])
         if "outcome" not in f:  # scanned, no legacy call: not the run's to change
             continue
         orig = read(under(path, op, od) or "")
@@ -75,7 +82,7 @@ def main():
         st = f.get("outcome", {}).get("status")
         if changed != (st == "converted"):
             bad.append("%s: reported %s, but the file %s" % (path, st, "changed" if changed else "did not change"))
-        sites = [s for s in doc["sites"] if s["file"] == path]
+        sites = [s for s in doc["sites"] if s["file"] == f["path"]]
         manual = sum(1 for s in sites if s["verdict"] == "manual")
         left = legacy_calls(now.decode("latin-1"))
         if changed and left != manual:

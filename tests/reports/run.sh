@@ -164,8 +164,9 @@ r = json.load(open(sys.argv[1]))["runs"][0]["results"]
 sys.exit(not any(x["ruleId"] == "unparsed" and x["message"]["text"].startswith("file left untouched") and
     x["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "half_broken.c" for x in r))' "$W/rep/report.sarif"
 check half/html-outcome grep -qE '<table id="left">.*' "$W/rep/report.html"
-check half/html-lists-file bash -c "sed -n '/<table id=\"left\">/,/<\/table>/p' '$W/rep/report.html' | grep -q 't/half_broken.c'"
-check parse-status/html-lists-partial-file bash -c "sed -n '/<table id=\"files\">/,/<\/table>/p' '$W/rep/report.html' | grep -q 't/syntax_in_function.c'"
+# (the page names files relative to --root, as the report does)
+check half/html-lists-file bash -c "sed -n '/<table id=\"left\">/,/<\/table>/p' '$W/rep/report.html' | grep -q '<td>half_broken.c</td>'"
+check parse-status/html-lists-partial-file bash -c "sed -n '/<table id=\"files\">/,/<\/table>/p' '$W/rep/report.html' | grep -q '<td>syntax_in_function.c</td>'"
 # no report names migrate's private copy; every line it cites is the original's
 check origin/no-private-paths bash -c "! grep -lE 'blkmig(-migrate)?\\.[A-Za-z0-9]{6}/' '$W'/rep/report.* '$W/mig.log'"
 origin_lines() {
@@ -219,6 +220,39 @@ x = [x for x in r if x["locations"][0]["physicalLocation"]["artifactLocation"]["
      and x["locations"][0]["physicalLocation"]["region"]["startLine"] == 15][0]
 sys.exit(not (x["ruleId"] != "convert" and not x.get("fixes")))' "$W/rep/report.sarif"
 check migrate/input-untouched diff -r "$W/t.orig" "$W/t"
+# report.json names files relative to --root as SARIF does (issue 23): "root" says which,
+# every path and every FILE:LINE of evidence and messages is relative to it
+check json/paths-relative-to-root py '
+import json, os, re, sys
+d = json.load(open(sys.argv[1])); base = sys.argv[2]
+bad = []
+if d.get("root") != "t": bad.append("root %r" % d.get("root"))
+paths = [f["path"] for f in d["files"]] + [s["file"] for s in d["sites"]] + [s["id"] for s in d["sites"]] \
+    + [e["file"] for s in d["sites"] for e in s["edits"]] + [x["file"] for x in d["findings"]]
+bad += ["path %s" % p for p in paths if p.startswith(("t/", "/"))]
+bad += ["%s: no such file under the root" % s["file"] for s in d["sites"] if not os.path.isfile(os.path.join(base, d.get("root", ""), s["file"]))]
+texts = [e for s in d["sites"] for e in s["lock"]["evidence"]] + [s["reason"]["text"] for s in d["sites"] if "reason" in s] \
+    + [g for f in d["files"] for g in f["parse"]["diagnostics"]] + [f.get("outcome", {}).get("text", "") for f in d["files"]]
+bad += ["text names t/: " + t[:100] for t in texts if re.search(r"(^|[ (])t/\w", t)]
+if not any(re.search(r"at half_broken\.c:\d+", t) for t in texts): bad.append("no evidence at half_broken.c:N")
+print("\n".join(bad[:10])); sys.exit(bool(bad))' "$W/rep/report.json" "$W"
+# the files without a legacy call are a count (summary.files_skipped), listed only with
+# --list-skipped; the review page counts them as before
+mkdir -p "$W/sk/d"
+cp "$CASES/shifted.c" "$W/sk/d/"
+printf '/* end_request(rq, 1) only in a comment */\nint sk_clean(void) { return 0; }\n' > "$W/sk/d/clean.c"
+(cd "$W/sk" && "$B" migrate -q --patch out.patch --report rep d &&
+	"$B" scan -q --format json -o all.json --list-skipped d) > /dev/null 2>&1
+JSON_REPORTS+=("$W/sk/rep/report.json" "$W/sk/all.json")
+check json/skipped-counted py '
+import json, sys
+d, a = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+st = lambda doc: sorted((f["path"], f["parse"]["status"]) for f in doc["files"])
+ok = st(d) == [("d/shifted.c", "ok")] and d["summary"]["files_skipped"] == 1 and d["summary"]["files_scanned"] == 2
+ok = ok and st(a) == [("d/clean.c", "skipped"), ("d/shifted.c", "ok")] and a["summary"]["files_skipped"] == 1
+print(st(d), st(a), d["summary"].get("files_skipped")); sys.exit(not ok)' "$W/sk/rep/report.json" "$W/sk/all.json"
+check html/skipped-counted bash -c "grep -q '<td data-key=\"files\">2</td>' '$W/sk/rep/report.html' &&
+	grep -q '<p id=\"skipped\">1 files without a legacy token' '$W/sk/rep/report.html'"
 # --format and -o - for migrate too: the same report on standard output
 (cd "$W" && "$B" migrate -q --check --format json -o - --root t t) > "$W/mig-stdout.json" 2>/dev/null
 check migrate/format-to-stdout cmp "$W/mig-stdout.json" "$W/rep/report.json"
@@ -321,7 +355,100 @@ check sarif/root-relative py '
 import json, sys
 r = json.load(open(sys.argv[1]))["runs"][0]
 u = {x["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for x in r["results"]}
-sys.exit(not (u and all("/" not in x for x in u) and r["originalUriBaseIds"]["SRCROOT"]["uri"].endswith("/t/")))' "$W/scan1.sarif"
+sys.exit(not (u and all("/" not in x for x in u) and "uri" not in r["originalUriBaseIds"]["SRCROOT"]))' "$W/scan1.sarif"
+
+# ---- 4b. SARIF for a CI artifact (issue 23): SRCROOT's uri only when the user gives it;
+# the evidence's files relative to it and each a related location; automationDetails ----
+(cd "$W" && "$B" scan -q --format sarif --root t --sarif-base-uri https://example.invalid/drv/blob/HEAD/t \
+	-o base.sarif t) 2>/dev/null
+SARIF_REPORTS+=("$W/base.sarif")
+check sarif/base-uri-given py '
+import json, sys
+r = json.load(open(sys.argv[1]))["runs"][0]
+print(r["originalUriBaseIds"]); sys.exit(r["originalUriBaseIds"]["SRCROOT"].get("uri") != "https://example.invalid/drv/blob/HEAD/t/")' "$W/base.sarif"
+check sarif/automation-details py '
+import json, sys
+ids = [json.load(open(p))["runs"][0].get("automationDetails", {}).get("id") for p in sys.argv[1:]]
+print(ids); sys.exit(ids != ["blkmig/scan/t/", "blkmig/migrate/t/"])' "$W/scan1.sarif" "$W/rep/report.sarif"
+# half_broken.c: its lock evidence (blk_init_queue) and the unparsable call the reason
+# names are related locations at their lines; evidence and message name the file as the
+# result does (relative to SRCROOT), sh_done's caller evidence too
+sarif_related() {
+	local reg call value
+	reg=$(grep -n 'blk_init_queue(' "$W/t/half_broken.c" | head -1 | cut -d: -f1)
+	call=$(grep -n 'end_request(' "$W/t/half_broken.c" | sed -n 3p | cut -d: -f1)
+	value=$(grep -n '= sh_done;' "$W/t/shifted.c" | cut -d: -f1)
+	py '
+import json, sys
+reg, call, value = (int(x) for x in sys.argv[2:5])
+res = json.load(open(sys.argv[1]))["runs"][0]["results"]
+def where(r):
+    l = r["locations"][0]["physicalLocation"]
+    return l["artifactLocation"]["uri"], l["region"]["startLine"], r["ruleId"]
+def rel(r):
+    return {(x["physicalLocation"]["artifactLocation"].get("uri"), x["physicalLocation"]["artifactLocation"].get("uriBaseId"),
+             x["physicalLocation"]["region"]["startLine"]) for x in r.get("relatedLocations", [])}
+bad = []
+hb = [r for r in res if where(r)[0] == "half_broken.c" and where(r)[2] == "unparsed" and r.get("properties", {}).get("lockEvidence")]
+if not hb: bad.append("no half_broken.c result with lock evidence")
+for r in hb:
+    if ("half_broken.c", "SRCROOT", reg) not in rel(r) or ("half_broken.c", "SRCROOT", call) not in rel(r):
+        bad.append("half_broken.c:%d related %s" % (where(r)[1], sorted(rel(r))))
+    if r["properties"]["lockEvidence"] != ["request_fn registered with blk_init_queue at half_broken.c:%d" % reg]:
+        bad.append("evidence %s" % r["properties"]["lockEvidence"])
+sh = [r for r in res if where(r)[0] == "shifted.c" and any("used as a value" in e for e in r.get("properties", {}).get("lockEvidence", []))]
+if not sh or any(("shifted.c", "SRCROOT", value) not in rel(r) for r in sh): bad.append("sh_done caller: %s" % [sorted(rel(r)) for r in sh])
+if any("t/" in x for r in res for x in [r["message"]["text"]] + r.get("properties", {}).get("lockEvidence", [])):
+    bad.append("a message or evidence names t/")
+print("\n".join(bad)); sys.exit(bool(bad))' "$W/rep/report.sarif" "$reg" "$call" "$value"
+}
+check sarif/related-locations sarif_related
+
+# diff_hunks PAGE PATCH ORIG_DIR: every converted site's diff on the review page is the
+# patch's own hunk: its '-' and '+' lines are the patch's at the same old/new line numbers,
+# its context lines the original's, its header counts its lines, one line per line
+diff_hunks() {
+	py '
+import html, re, sys
+page, patch, orig_dir = open(sys.argv[1]).read(), open(sys.argv[2]).read().split("\n"), sys.argv[3]
+# every line of the patch: (file, "-"/"+", old or new line number) -> text
+minus, plus, f, o, n = {}, {}, None, 0, 0
+for l in patch:
+    if l.startswith("+++ b/"): f = l[6:]; continue
+    if l.startswith("--- "): continue
+    m = re.match(r"@@ -(\d+),\d+ \+(\d+),\d+ @@", l)
+    if m: o, n = int(m.group(1)), int(m.group(2)); continue
+    if l.startswith("-"): minus[(f, o)] = l[1:]; o += 1
+    elif l.startswith("+"): plus[(f, n)] = l[1:]; n += 1
+    elif l.startswith(" "): o += 1; n += 1
+bad, seen = [], 0
+for sec in re.findall(r"<section class=\"site auto\".*?</section>", page, re.S):
+    m = re.search(r"<div class=\"code diff\">.*?<pre>(.*?)</pre>", sec, re.S)
+    if not m: continue
+    seen += 1
+    f = re.search(r"data-file=\"([^\"]*)\"", sec).group(1)
+    src = open("%s/%s" % (orig_dir, f), encoding="latin-1").read().split("\n")
+    lines = [html.unescape(re.sub(r"<[^>]*>", "", x)) for x in m.group(1).rstrip("\n").split("\n")]
+    h = re.match(r"@@ -(\d+),(\d+) \+(\d+),(\d+) @@", lines[0])
+    if not h: bad.append("%s: no hunk header: %r" % (f, lines[0])); continue
+    o, n = int(h.group(1)), int(h.group(3))
+    if int(h.group(2)) != sum(1 for x in lines[1:] if x[:1] in " -") or int(h.group(4)) != sum(1 for x in lines[1:] if x[:1] in " +"):
+        bad.append("%s: hunk counts %r" % (f, lines[0]))
+    for x in lines[1:]:
+        if x[:1] == " ":
+            if src[o - 1] != x[1:]: bad.append("%s:%d: context %r is not the original line" % (f, o, x))
+            o += 1; n += 1
+        elif x[:1] == "-":
+            if minus.get((f, o)) != x[1:]: bad.append("%s: -%d %r is not the patch line" % (f, o, x))
+            o += 1
+        elif x[:1] == "+":
+            if plus.get((f, n)) != x[1:]: bad.append("%s: +%d %r is not the patch line %r" % (f, n, x, plus.get((f, n))))
+            n += 1
+        else:
+            bad.append("%s: line %r is not context, - or + (double-spaced?)" % (f, x))
+    if not any(x[:1] == " " for x in lines[1:]): bad.append("%s: no context" % f)
+print(seen, "diffs;", "\n".join(bad[:10])); sys.exit(not seen or bool(bad))' "$@"
+}
 
 # ---- 5. the review page in headless Chromium ------------------------------------------
 CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
@@ -369,6 +496,70 @@ secs = re.findall(r"<section class=\"site auto\".*?</section>", h, re.S)
 bad = [s[:120] for s in secs if "(folded into" not in s and "class=\"code diff\"" not in s]
 print(bad[:3]); sys.exit(not secs or bool(bad))' "$W/rep/report.html"
 	check html/source-links grep -q '<a class="src" href="file://[^"]*/t/shifted.c">shifted.c:' "$W/rep/report.html"
+	# ---- the review page of issue 23: each converted site's diff is the patch's own hunk
+	# (an unchanged line is context, one line per line), the lines numbered as the patch
+	# numbers them; reviewed marks kept in the browser, exported; converted sites folded;
+	# j/k; --source-url; <noscript>; reason codes explained and searchable
+	check html/diff-is-the-patch-hunk diff_hunks "$W/rep/report.html" "$W/out.patch" "$W/t.orig"
+	ids=$(grep -o '<section class="site [a-z]*" id="[^"]*"' "$W/rep/report.html" | sed 's/.*id="//; s/"$//')
+	first_id=$(sed -n 1p <<<"$ids")
+	second_id=$(sed -n 2p <<<"$ids")
+	click_page "$W/rep/report.html" "review:1,reload" "$W/click-rev"
+	check html/reviewed-kept-and-exported py '
+import sys
+l = open(sys.argv[1]).read().split("\n"); sid = sys.argv[2]
+ok = "reloaded" in l and [x for x in l if x.startswith("reviewed ")] == ["reviewed " + sid] \
+    and "review-count 1" in l and [x.split("\t")[0] for x in l if x.startswith("export ")] == ["export " + sid]
+print("\n".join(x for x in l if not x.startswith("site "))[:600]); sys.exit(not ok)' "$W/click-rev" "$first_id"
+	click_page "$W/rep/report.html" "" "$W/click-fold"
+	check html/auto-sites-folded py '
+import json, re, sys
+l = open(sys.argv[1]).read().split("\n"); page = open(sys.argv[2]).read()
+manual = set(re.findall(r"<section class=\"site manual\" id=\"([^\"]*)\"", page))
+auto = set(re.findall(r"<section class=\"site auto\" id=\"([^\"]*)\"", page))
+opened = {x.split()[1] for x in l if x.startswith("open ")}
+print(len(manual), "manual", len(auto), "auto", len(opened), "open"); sys.exit(not auto or opened != manual)' "$W/click-fold" "$W/rep/report.html"
+	# the first converted site, unfolded with one click
+	nauto=$(grep -o '<section class="site [a-z]*"' "$W/rep/report.html" | grep -n auto | head -1 | cut -d: -f1)
+	auto_id=$(sed -n "${nauto}p" <<<"$ids")
+	click_page "$W/rep/report.html" "toggle:$nauto" "$W/click-open"
+	check html/auto-site-opens grep -qx "open $auto_id" "$W/click-open"
+	click_page "$W/rep/report.html" "key:j,key:j,key:j,key:k" "$W/click-keys"
+	check html/keys-next-previous grep -qx "current $second_id" "$W/click-keys"
+	click_page "$W/rep/report.html" "key:j,key:r,key:o" "$W/click-keys2"
+	check html/keys-review-and-fold py '
+import sys
+l = open(sys.argv[1]).read().split("\n"); sid = sys.argv[2]
+ok = "reviewed " + sid in l and "current " + sid in l and (("open " + sid in l) != (sys.argv[3] == "manual"))
+print([x for x in l if not x.startswith("site ")][:12]); sys.exit(not ok)' "$W/click-keys2" "$first_id" \
+		"$(grep -o '<section class="site [a-z]*"' "$W/rep/report.html" | head -1 | sed 's/.*site //; s/"//')"
+	check html/noscript grep -q '<noscript><p class="noscript">' "$W/rep/report.html"
+	# every reason code on the page is explained in a table whose rows filter, and the
+	# search box finds sites by the code's meaning
+	click_page "$W/rep/report.html" "reason-codes:unparsed" "$W/click-rc"
+	check html/reason-codes-filter py '
+import sys
+l = open(sys.argv[1]).read().split("\n")
+s = [x.split() for x in l if x.startswith("site ")]
+sys.exit(not s or any(x[1] != "unparsed" for x in s))' "$W/click-rc"
+	meaning=$(sed -n 's/.*<tr id="rc-unparsed"[^>]*><td><code>unparsed<\/code><\/td><td>\([^<]*\)<\/td>.*/\1/p' "$W/rep/report.html")
+	chromium_run --dump-dom "file://$W/rep/report.html#q=$(py 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1]))' "$meaning")" > "$W/search.dom"
+	check html/reason-meaning-searchable py '
+import json, re, sys
+dom = open(sys.argv[1]).read(); want = sum(1 for s in json.load(open(sys.argv[2]))["sites"] if s.get("reason", {}).get("code") == "unparsed")
+shown = [m for m in re.findall(r"<section class=\"site[^\"]*\"[^>]*>", dom) if "hidden" not in m]
+print(len(sys.argv[3]), "chars of meaning;", len(shown), "shown,", want, "unparsed")
+sys.exit(not sys.argv[3] or len(shown) != want or any("data-reason=\"unparsed\"" not in m for m in shown))' "$W/search.dom" "$W/rep/report.json" "$meaning"
+	(cd "$W" && "$B" migrate -q --patch su.patch --report rep-su --root t \
+		--source-url 'https://example.invalid/drv/tree/{path}#L{line}' t) > /dev/null 2>&1
+	check html/source-url-template py '
+import re, sys
+h = open(sys.argv[1]).read()
+links = re.findall(r"<a class=\"src\" href=\"([^\"]*)\">([^<]*):(\d+)</a>", h)
+bad = [x for x in links if x[0] != "https://example.invalid/drv/tree/%s#L%s" % (x[1], x[2])]
+ln = re.findall(r"<span class=\"ln mark\" data-line=\"(\d+)\"><a href=\"https://example.invalid/drv/tree/[^\"#]*#L(\d+)\">", h)
+print(len(links), "links", bad[:3], len(ln), "numbered lines linked")
+sys.exit(not links or bool(bad) or not ln or any(a != b for a, b in ln))' "$W/rep-su/report.html"
 	check html/no-network bash -c "! grep -Eo '(src|href)=\"https?:' '$W/rep/report.html'"
 	rm -f "$ART/cases-report.png"
 	(cd "$W" && chromium_run --hide-scrollbars --window-size=1200,1600 \
@@ -398,9 +589,10 @@ if [ -f "$CORPUS" ]; then
 	linux_outcomes() {
 		rm -rf "$W/lx" && mkdir -p "$W/lx" &&
 			py '
-import json, sys
-for f in json.load(open(sys.argv[1]))["files"]:
-    if "outcome" in f: print(f["path"])' "$W/linux/report.json" |
+import json, os, sys
+d = json.load(open(sys.argv[1]))
+for f in d["files"]:
+    if "outcome" in f: print(os.path.join(d["root"], f["path"]))' "$W/linux/report.json" |
 			(cd "$BUILD" && xargs cp --parents -t "$W/lx") &&
 			patch -s -p1 -d "$W/lx/linux-2.6.24" < "$W/linux.patch" &&
 			python3 "$HERE/outcome.py" "$W/linux/report.json" "$BUILD" \
@@ -415,14 +607,23 @@ sar = json.load(open(sys.argv[3]))["runs"][0]["results"]; html = open(sys.argv[4
 left = [f for f in d["files"] if f.get("outcome", {}).get("status") == "left_untouched"]
 bad = []
 for f in left:
-    rel = f["path"].split("linux-2.6.24/", 1)[1]
-    if "%s:" % f["path"] not in txt or "[%s]" % f["outcome"]["code"] not in txt: bad.append("txt " + rel)
+    rel = f["path"]  # relative to the root, as in SARIF (the text names the run paths)
+    if "%s/%s:" % (d["root"], rel) not in txt or "[%s]" % f["outcome"]["code"] not in txt: bad.append("txt " + rel)
     if not any(r["ruleId"] == f["outcome"]["code"] and r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == rel
                and r["message"]["text"].startswith("file left untouched") for r in sar): bad.append("sarif " + rel)
     if f["path"] not in html.split("<table id=\"left\">")[1].split("</table>")[0]: bad.append("html " + rel)
 print(len(left), "left untouched;", bad[:5]); sys.exit(bool(bad))' \
 		"$W/linux/report.json" "$W/linux/report.txt" "$W/linux/report.sarif" "$W/linux/report.html"
 	# what spatch rewrote is reported converted (ps2esdi.c: the analyzer cannot parse it)
+	check linux/html-diff-is-the-patch-hunk diff_hunks "$W/linux/report.html" "$W/linux.patch" "$LINUX"
+	# the thousands of files without a legacy call are a count, not entries; paths relative
+	# to --root like SARIF's
+	check linux/json-skipped-a-count py '
+import json, os, sys
+d = json.load(open(sys.argv[1])); s = d["summary"]
+listed = sum(1 for f in d["files"] if f["parse"]["status"] == "skipped")
+print("%d files, %d listed, %d skipped counted, report.json %d bytes" % (s["files_scanned"], len(d["files"]), s["files_skipped"], os.path.getsize(sys.argv[1])))
+sys.exit(listed or s["files_skipped"] < 1000 or d["root"] != "linux-2.6.24" or any(f["path"].startswith(("linux-2.6.24/", "/")) for f in d["files"]))' "$W/linux/report.json"
 	check linux/spatch-rewrites-reported py '
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -435,7 +636,7 @@ print(len(s), bad); sys.exit(not s or bool(bad))' "$W/linux/report.json"
 		read -r two_reason two_dir < <(py '
 import collections, json, sys
 d = json.load(open(sys.argv[1]))
-c = collections.Counter((s["reason"]["code"], "/".join(s["file"].split("linux-2.6.24/", 1)[1].split("/")[:-1][:2]))
+c = collections.Counter((s["reason"]["code"], "/".join(s["file"].split("/")[:-1][:2]))
                         for s in d["sites"] if s["verdict"] == "manual")
 print(*sorted(c.items(), key=lambda x: (-x[1], x[0]))[0][0])' "$W/linux/report.json")
 		click_page "$W/linux/report.html" "by-reason:$two_reason,by-directory:$two_dir" "$W/click-dir"
@@ -445,8 +646,8 @@ l = open(sys.argv[1]).read().split("\n")
 reason, dr = sys.argv[3], sys.argv[4]
 sites = [x.split() for x in l if x.startswith("site ")]
 d = json.load(open(sys.argv[2]))
-want = sorted(s["file"].split("linux-2.6.24/", 1)[1] for s in d["sites"]
-              if s.get("reason", {}).get("code") == reason and "/%s/" % dr in s["file"])
+want = sorted(s["file"] for s in d["sites"]
+              if s.get("reason", {}).get("code") == reason and s["file"].startswith(dr + "/"))
 got = [s for s in sites if s[1] == reason and (s[2] == dr or s[2].startswith(dr + "/"))]
 print(reason, dr, len(want), "wanted,", len(sites), "shown"); sys.exit(not want or len(got) != len(sites) or len(sites) != len(want))' \
 			"$W/click-dir" "$W/linux/report.json" "$two_reason" "$two_dir"
@@ -462,6 +663,15 @@ fi
 check json/schema-valid python3 "$HERE/validate.py" json "$SCHEMA" "${JSON_REPORTS[@]}"
 if [ -f "$SARIF_SCHEMA" ] && [ -x "$SARIF_MULTITOOL" ]; then
 	check sarif/schema-and-placement python3 "$HERE/validate.py" sarif "$SARIF_SCHEMA" "${SARIF_REPORTS[@]}"
+	# a CI artifact names no path of the machine that wrote it: no file: URI (no
+	# --sarif-base-uri file://... was given), no directory of this run or checkout
+	no_machine_paths() {
+		local hits
+		hits=$(grep -nF -e 'file://' -e "$W" -e "$(realpath "$W")" -e "$TOP/" -e "$(realpath "$TOP")/" \
+			-e "$BUILD/" -e "$(realpath "$BUILD")/" "$@" | cut -c1-200 | head -5)
+		[ -z "$hits" ] || { echo "$hits"; return 1; }
+	}
+	check sarif/no-machine-paths no_machine_paths "${SARIF_REPORTS[@]}"
 	i=0
 	for s in "${SARIF_REPORTS[@]}"; do
 		i=$((i + 1))

@@ -3,9 +3,10 @@
 
   truth.py REPORT.json BASE [--map PREFIX=DIR]...
 
-BASE is the directory the run was started in (report paths are relative to it).  With
---map, a report path starting with PREFIX is read from DIR instead (the pristine original
-when the run converted in place).  Checked, per site:
+BASE is the directory the run was started in; report paths are relative to the report's
+"root" (schema version 2), itself relative to BASE (version 1: paths relative to BASE).
+With --map, a path (BASE-relative) starting with PREFIX is read from DIR instead (the
+pristine original when the run converted in place).  Checked, per site:
   - the file exists and its line `line` holds the call at `column`;
   - every "NAME at line N" and "NAME at FILE:N" in the reason text and the lock evidence
     names a line that holds NAME (the call, the lock function, the registration) or
@@ -49,9 +50,12 @@ def main():
         else:
             sys.exit("truth.py: unknown argument " + args[0])
     doc = json.load(open(report))
+    root = doc.get("root", ".")
     cache = {}
 
     def lines_of(path):
+        if not os.path.isabs(path) and root not in ("", "."):
+            path = os.path.normpath(os.path.join(root, path))
         real = path
         for p, d in maps:
             if path == p or path.startswith(p.rstrip("/") + "/"):

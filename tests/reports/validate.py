@@ -6,9 +6,12 @@
       every converted site's call is covered by edits
   validate.py sarif SCHEMA REPORT.sarif...    every log matches the official SARIF 2.1.0
       schema and what GitHub code scanning needs to place a result: a relative uri with
-      uriBaseId SRCROOT declared in originalUriBaseIds, a region with startLine, rules
-      with help text and markdown and a helpUri, partialFingerprints, and a fix on every
-      result of rule `convert` (except the folded second call of a pair)
+      uriBaseId SRCROOT declared in originalUriBaseIds (its uri, if any, an absolute
+      directory uri the user gave), a region with startLine, rules with help text and
+      markdown (a helpUri, if any, https: never a local file), partialFingerprints, a fix
+      on every result of rule `convert` (except the folded second call of a pair); every
+      FILE:LINE the lock evidence cites is a relatedLocation at that line, relative to
+      SRCROOT like the evidence; run.automationDetails.id names the command
 Prints one line per problem (at most 20 per file); exit 1 if any."""
 import json
 import re
@@ -28,7 +31,14 @@ def problems_json(schema, doc):
         yield "summary.sites %s != %d sites" % (s.get("sites"), len(sites))
     if s.get("manual") != sum(1 for x in sites if x["verdict"] == "manual"):
         yield "summary.manual disagrees with the sites"
-    left = [f for f in doc.get("files", []) if f.get("outcome", {}).get("status") == "left_untouched"]
+    files = doc.get("files", [])
+    listed_skipped = sum(1 for f in files if f["parse"]["status"] == "skipped")
+    if s.get("files_scanned") != len(files) - listed_skipped + s.get("files_skipped", 0):
+        yield "summary.files_scanned %s != %d listed + %s skipped" % (
+            s.get("files_scanned"), len(files) - listed_skipped, s.get("files_skipped"))
+    if listed_skipped not in (0, s.get("files_skipped")):
+        yield "%d skipped files listed, summary.files_skipped %s" % (listed_skipped, s.get("files_skipped"))
+    left = [f for f in files if f.get("outcome", {}).get("status") == "left_untouched"]
     if s.get("files_left_untouched") != len(left):
         yield "summary.files_left_untouched disagrees with the files"
     by = {}
@@ -55,13 +65,22 @@ def problems_sarif(schema, doc):
         yield "schema: " + "/".join(str(p) for p in e.absolute_path) + ": " + e.message[:200]
     for run in doc.get("runs", []):
         bases = run.get("originalUriBaseIds", {})
-        if "SRCROOT" not in bases or not bases["SRCROOT"].get("uri", "").endswith("/"):
-            yield "originalUriBaseIds.SRCROOT missing or not a directory uri"
-        rules = run["tool"]["driver"].get("rules", [])
+        if "SRCROOT" not in bases:
+            yield "originalUriBaseIds.SRCROOT missing"
+        elif "uri" in bases["SRCROOT"] and not re.match(r"^[a-z][a-z0-9+.-]*://.*/$", bases["SRCROOT"]["uri"]):
+            yield "originalUriBaseIds.SRCROOT.uri not an absolute directory uri"
+        if not re.match(r"^blkmig/[a-z]+/[^/]+/$", run.get("automationDetails", {}).get("id", "")):
+            yield "run.automationDetails.id is not blkmig/COMMAND/ROOT/"
+        driver = run["tool"]["driver"]
+        if "informationUri" in driver and not driver["informationUri"].startswith("https://"):
+            yield "informationUri %r is not https" % driver["informationUri"]
+        rules = driver.get("rules", [])
         for r in rules:
             h = r.get("help", {})
-            if not h.get("text") or not h.get("markdown") or not r.get("helpUri"):
-                yield "rule %s without help text/markdown/helpUri" % r.get("id")
+            if not h.get("text") or not h.get("markdown"):
+                yield "rule %s without help text/markdown" % r.get("id")
+            if "helpUri" in r and not r["helpUri"].startswith("https://"):
+                yield "rule %s: helpUri %r is not https" % (r.get("id"), r["helpUri"])
             if not r.get("shortDescription", {}).get("text") or not r.get("fullDescription", {}).get("text"):
                 yield "rule %s without descriptions" % r.get("id")
         ids = [r["id"] for r in rules]
@@ -84,6 +103,19 @@ def problems_sarif(schema, doc):
                     yield where + ": uri into a private copy: " + uri
                 if not pl.get("region", {}).get("startLine"):
                     yield where + ": no region"
+            # every FILE:LINE of the lock evidence is a related location, named alike
+            rel = {}
+            for r in res.get("relatedLocations", []):
+                pl = r.get("physicalLocation", {})
+                al = pl.get("artifactLocation", {})
+                if al.get("uriBaseId") == "SRCROOT":
+                    rel[(al.get("uri"), pl.get("region", {}).get("startLine"))] = r
+                if "id" not in r or not r.get("message", {}).get("text"):
+                    yield where + ": related location without id or message"
+            for e in res.get("properties", {}).get("lockEvidence", []):
+                for f, n in re.findall(r"(?:^|[ (])([\w.+~-][\w./+~-]*\.[ch]):(\d+)", e):
+                    if (f, int(n)) not in rel:
+                        yield where + ": evidence %s:%s is no related location" % (f, n)
             if not res.get("partialFingerprints"):
                 yield where + ": no partialFingerprints"
             msg = res.get("message", {}).get("text", "")
