@@ -1341,9 +1341,8 @@ static int write_reports(struct mig *m, const char *dir)
 	p = xasprintf("%s/report.html", dir);
 	f = fopen(p, "w");
 	if (!j || !f ||
-	    html_report_write_from(f, j,
-				   &(struct html_sources){m->a.root, original_of, m,
-							  m->inv.opt.source_url}) ||
+	    html_report_write_from(
+		f, j, &(struct html_sources){m->a.root, original_of, m, m->inv.opt.source_url}) ||
 	    fclose(f)) {
 		fprintf(stderr, "blkmig migrate: cannot write %s\n", p);
 		rc = -1;
