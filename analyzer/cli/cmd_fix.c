@@ -16,6 +16,7 @@
 #include "commands.h"
 #include "migrate_common.h"
 #include "progress.h"
+#include "report_text.h"
 #include "rewrite_output.h"
 #include "rewrite_plan.h"
 #include "util.h"
@@ -154,7 +155,7 @@ static int precheck_writable(const char *path, void *ctx, char *err, size_t errl
 	return r;
 }
 
-/* Print the manual sites, one line each, and the summary; stderr. */
+/* Print the manual sites (a warning each, with its notes) and the summary; stderr. */
 void fix_summary(const struct bm_run *run, const char *cmd, size_t converted, size_t files,
 		 bool in_place, bool check)
 {
@@ -166,12 +167,7 @@ void fix_summary(const struct bm_run *run, const char *cmd, size_t converted, si
 		if (s->verdict != BM_MANUAL)
 			continue;
 		manual++;
-		fprintf(stderr, "%s:%u:%u: manual: %s%s%s%s: %s%s%s\n", s->file, s->line, s->column,
-			s->call, s->function && *s->function ? " in " : "",
-			s->function ? s->function : "", s->function && *s->function ? "()" : "",
-			s->reason_code ? s->reason_code : "unknown",
-			s->reason_text && *s->reason_text ? ": " : "",
-			s->reason_text ? s->reason_text : "");
+		bm_text_manual_site(stderr, s); /* as report.txt says it: one printer */
 	}
 	size_t unparsed = 0;
 

@@ -8,8 +8,12 @@
  * summary.  For verify: one error (race, deadlock) or warning (legacy call)
  * per finding, then their count.
  */
+#include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "atomic_write.h"
+#include "report_text.h"
 #include "util.h"
 
 static void indent_block(FILE *out, const char *prefix, const char *text)
@@ -106,6 +110,196 @@ static int report_verify(const struct bm_run *run, FILE *out)
 	return ferror(out) ? -1 : 0;
 }
 
+/* ---- a site left for a human: the warning and a note per located evidence ---------- */
+
+static bool ident_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_';
+}
+
+/* The text of line LINE of FILE (not NUL-terminated, length in *n), or NULL.  The last
+ * file read is kept: a site's notes and the sites after it mostly name the same file. */
+static const char *source_line(const char *file, unsigned line, size_t *n)
+{
+	static char *path, *data;
+	static size_t len;
+	char err[256];
+	const char *p, *end;
+
+	if (!path || strcmp(path, file)) {
+		free(path);
+		free(data);
+		path = xstrdup(file);
+		data = NULL;
+		len = 0;
+		if (read_whole_file(file, &data, &len, err, sizeof(err)) < 0)
+			data = NULL;
+	}
+	if (!data || !line)
+		return NULL;
+	p = data;
+	end = data + len;
+	for (unsigned l = 1; l < line && p < end; l++) {
+		p = memchr(p, '\n', (size_t)(end - p));
+		if (!p)
+			return NULL;
+		p++;
+	}
+	if (p >= end)
+		return NULL;
+	*n = strcspn(p, "\n");
+	if (*n > (size_t)(end - p))
+		*n = (size_t)(end - p);
+	return p;
+}
+
+/* Column (1-based) of the identifier WORD in line LINE of FILE, else of the line's first
+ * non-blank character, else 1. */
+static unsigned note_column(const char *file, unsigned line, const char *word, size_t wlen)
+{
+	size_t n, i;
+	const char *t = source_line(file, line, &n);
+
+	if (!t)
+		return 1;
+	for (i = 0; wlen && i + wlen <= n; i++)
+		if (!memcmp(t + i, word, wlen) && (i == 0 || !ident_char(t[i - 1])) &&
+		    (i + wlen == n || !ident_char(t[i + wlen])))
+			return (unsigned)i + 1;
+	for (i = 0; i < n && (t[i] == ' ' || t[i] == '\t'); i++)
+		;
+	return i < n ? (unsigned)i + 1 : 1;
+}
+
+/* The name the evidence gives right before a location at AT: "blk_init_queue at x.c:9",
+ * "end_that_request_last (line 38)", "pairs_kick() at x.c:9". */
+static void name_before(const char *seg, const char *at, const char **word, size_t *wlen)
+{
+	const char *p = at;
+
+	while (p > seg && (p[-1] == ' ' || p[-1] == '('))
+		p--;
+	if (p - seg >= 3 && !strncmp(p - 2, "at", 2) && !ident_char(p[-3]))
+		for (p -= 2; p > seg && p[-1] == ' ';)
+			p--;
+	if (p - seg >= 2 && p[-1] == ')' && p[-2] == '(')
+		p -= 2;
+	*wlen = 0;
+	while (p > seg && ident_char(p[-1])) {
+		p--;
+		(*wlen)++;
+	}
+	*word = p;
+}
+
+struct note_seen {
+	char *v[64];
+	size_t n;
+};
+
+/* One note per location in SEG[0..len): "PATH:LINE" (PATH with a '.' and a letter) or
+ * "line N" (the site's file); the note says PREFIX and SEG. */
+static void segment_notes(FILE *out, const struct bm_site *s, const char *prefix, const char *seg,
+			  size_t len, struct note_seen *seen)
+{
+	for (size_t i = 0; i < len; i++) {
+		const char *file = NULL, *at = NULL;
+		size_t flen = 0;
+		unsigned long line = 0;
+		char *end, *key, *fname;
+
+		if (!strncmp(seg + i, "line ", 5) && (i == 0 || !ident_char(seg[i - 1])) &&
+		    i + 5 < len && isdigit((unsigned char)seg[i + 5])) {
+			line = strtoul(seg + i + 5, &end, 10);
+			file = s->file;
+			flen = strlen(s->file);
+			at = seg + i;
+		} else if (seg[i] == ':' && i + 1 < len && isdigit((unsigned char)seg[i + 1]) &&
+			   i && (ident_char(seg[i - 1]))) {
+			size_t b = i;
+			bool dot = false, alpha = false;
+
+			while (b > 0 && (ident_char(seg[b - 1]) || strchr("./+-", seg[b - 1]))) {
+				dot |= seg[b - 1] == '.';
+				alpha |= isalpha((unsigned char)seg[b - 1]) != 0;
+				b--;
+			}
+			if (!dot || !alpha)
+				continue;
+			line = strtoul(seg + i + 1, &end, 10);
+			file = seg + b;
+			flen = i - b;
+			at = seg + b;
+		} else {
+			continue;
+		}
+		i = (size_t)(end - seg);
+		if (!line || line > 10000000)
+			continue;
+		fname = xstrndup(file, flen);
+		key = xasprintf("%s:%lu", fname, line);
+		bool dup = (!strcmp(fname, s->file) && line == s->line);
+
+		for (size_t k = 0; k < seen->n && !dup; k++)
+			dup = !strcmp(seen->v[k], key);
+		if (!dup) {
+			const char *word;
+			size_t wlen;
+
+			name_before(seg, at, &word, &wlen);
+			fprintf(out, "%s:%lu:%u: note: %s%.*s\n", fname, line,
+				note_column(fname, (unsigned)line, word, wlen), prefix, (int)len,
+				seg);
+			if (seen->n < sizeof(seen->v) / sizeof(seen->v[0]))
+				seen->v[seen->n++] = key;
+			else
+				free(key);
+		} else {
+			free(key);
+		}
+		free(fname);
+	}
+}
+
+void bm_text_manual_site(FILE *out, const struct bm_site *s)
+{
+	const char *fn = s->function && s->function[0] ? s->function : "(file scope)";
+	const char *r = s->reason_text ? s->reason_text : "";
+	struct note_seen seen = {{0}, 0};
+	char *prefix;
+
+	fprintf(out, "%s:%u:%u: warning: %s in %s%s left for manual review: %s [%s]\n", s->file,
+		s->line, s->column, s->call, fn, s->function && s->function[0] ? "()" : "", r,
+		s->reason_code ? s->reason_code : "unknown");
+	/* the lock's evidence, an item at a time */
+	prefix = xasprintf("lock %s: ", bm_lock_name(s->lock));
+	for (size_t e = 0; e < s->lock_evidence.n; e++)
+		segment_notes(out, s, prefix, s->lock_evidence.v[e], strlen(s->lock_evidence.v[e]),
+			      &seen);
+	free(prefix);
+	/* the reason's, a clause at a time (split at "; " and ": " outside quotes) */
+	for (size_t a = 0, i = 0, q = 0;; i++) {
+		bool at_end = !r[i];
+
+		if (!at_end && (r[i] == '\'' || r[i] == '`')) {
+			if (!q && (i == 0 || !ident_char(r[i - 1])))
+				q = (size_t)r[i]; /* an opening quote, not an apostrophe */
+			else if (q == (size_t)r[i] && !ident_char(r[i + 1]))
+				q = 0;
+		}
+		if (at_end || (!q && (r[i] == ';' || r[i] == ':') && r[i + 1] == ' ')) {
+			if (i > a)
+				segment_notes(out, s, "", r + a, i - a, &seen);
+			if (at_end)
+				break;
+			a = i + 2;
+			i++;
+		}
+	}
+	for (size_t k = 0; k < seen.n; k++)
+		free(seen.v[k]);
+}
+
 static void site_lines(FILE *out, const struct bm_site *s)
 {
 	const char *fn = s->function[0] ? s->function : "(file scope)";
@@ -116,9 +310,7 @@ static void site_lines(FILE *out, const struct bm_site *s)
 			s->replacement, bm_lock_name(s->lock), s->confidence,
 			s->typed ? "" : ", untyped", bm_pattern_name(s->pattern));
 	else
-		fprintf(out, "%s:%u:%u: warning: %s in %s%s left for manual review: %s [%s]\n",
-			s->file, s->line, s->column, s->call, fn, s->function[0] ? "()" : "",
-			s->reason_text ? s->reason_text : "", s->reason_code);
+		bm_text_manual_site(out, s);
 	fprintf(out, "    pattern %s%s; lock: %s", bm_pattern_name(s->pattern),
 		s->typed ? "" : " (untyped: parse errors in the function)", bm_lock_name(s->lock));
 	for (size_t e = 0; e < s->lock_evidence.n; e++)

@@ -17,7 +17,7 @@ for c in "$@"; do
 	cp -r "$d/in" "$w/tree"
 	(cd "$w" && "$B" migrate -q --patch "$d/expected.patch" --root tree tree 2> "$w/log") || true
 	(cd "$w" && "$B" fix -q --patch "$d/expected-fix.patch" --root tree tree 2> /dev/null) || true
-	sed -n 's|^tree/\([^:]*\):\([0-9]*\):[0-9]*: manual: \([a-z_]*\)\( in [^ ]*()\)\{0,1\}: \([a-z_]*\):.*|\1:\2 \3 \5|p' \
+	sed -n 's|^tree/\([^:]*\):\([0-9]*\):[0-9]*: warning: \([a-z_]*\) in .* left for manual review: .*\[\([a-z_]*\)\]$|\1:\2 \3 \4|p' \
 		"$w/log" | sort > "$d/expected.manual"
 	rm -rf "$d/out"
 	cp -r "$d/in" "$d/out"

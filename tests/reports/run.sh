@@ -109,7 +109,10 @@ check reason/statements-true python3 "$HERE/truth.py" "$W/pair.json" "$CASES/rea
 # (a parse error is told as a note under its file's warning, like gcc's notes, without one)
 compiler_form() { # FILE EXPECTED_SITE_LINES
 	local bad
+	# (and each located piece of a manual site's evidence is a note right after its warning)
 	bad=$(grep -vE '^(    |$|summary: )' "$1" |
+		awk '/^[^ :]+:[0-9]+:[0-9]+: warning: / { w = 1; print; next }
+			w && /^[^ :]+:[0-9]+:[0-9]+: note: / { next } { w = 0; print }' |
 		grep -vE '^[^ :]+:[0-9]+:[0-9]+: (note|warning|error): .* \[[a-z_]+\]$' |
 		grep -vE '^[^ :]+:[0-9]+:[0-9]+: note: parse error: ')
 	[ -z "$bad" ] || { echo "not in compiler form: $bad" | head -5; return 1; }
