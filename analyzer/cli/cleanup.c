@@ -33,6 +33,8 @@ static volatile pid_t children[MAX_CHILDREN]; /* < 0: a process group */
 static volatile sig_atomic_t replaced;	      /* user files replaced so far */
 static volatile sig_atomic_t stopping;
 
+void (*cleanup_before_message)(void);
+
 /* ---- async-signal-safe helpers ------------------------------------------------- */
 
 static void say(const char *s)
@@ -138,6 +140,8 @@ static void on_signal(int sig)
 	for (int i = 0; i < MAX_DIRS; i++)
 		if (dirs[i][0])
 			rm_tree(dirs[i]);
+	if (cleanup_before_message) /* fd 2 may be the progress line's pipe (progress.c) */
+		cleanup_before_message();
 	say(prog);
 	say(": interrupted by ");
 	say(sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP");

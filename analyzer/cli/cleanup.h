@@ -55,4 +55,8 @@ unsigned cleanup_leftovers_in(const char *dir);
  * each other. 0, or -1 after a message naming the busy directory. Held until exit. */
 int cleanup_lock_tree(char *const *paths, size_t n);
 
+/* Called (when set) by the signal handler before it says why the run stops; must be
+ * async-signal-safe.  progress.c sets it: stderr back to the terminal first. */
+extern void (*cleanup_before_message)(void);
+
 #endif

@@ -12,6 +12,7 @@
 #include "analysis.h"
 #include "func_index.h"
 #include "ktree.h"
+#include "progress.h"
 #include "reuse.h"
 #include "tree_index.h"
 
@@ -204,6 +205,9 @@ static void parse_or_reuse(struct parse_env *env, CXIndex idx, struct bm_reuse *
 		todo[ntodo] = k;
 		files[ntodo++] = fi;
 	}
+	/* the progress line's file count (cli/progress.c): reused parses are done at once */
+	progress_add_total(n);
+	progress_step(n - ntodo);
 	if (ntodo)
 		parse_files(env, idx, files, ntodo, parsed);
 	for (size_t j = 0; j < ntodo; j++)

@@ -35,6 +35,7 @@
 #include "cleanup.h"
 #include "func_index.h"
 #include "ktree.h"
+#include "progress.h"
 
 struct bm_model_file {
 	const char *name;
@@ -983,6 +984,7 @@ size_t parse_files(struct parse_env *env, CXIndex idx, size_t *files, size_t nfi
 			running[j].pid = 0;
 			nrun--;
 			done++;
+			progress_step(1); /* the progress line's file count (cli/progress.c) */
 			progressed = true;
 		}
 		/* bounded: at most 128 saved ASTs wait on disk */

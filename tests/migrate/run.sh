@@ -664,6 +664,25 @@ if command -v script > /dev/null; then
 	else
 		fail progress/shown-on-terminal "$(tail -c 300 "$E/prog.tty")"
 	fi
+	# the inventory (the longest stage) counts its files and estimates the time left; a
+	# message written while the line is shown (a binary file's, read after 4,000 others)
+	# clears the line first ("\r\033[K"), never continues it
+	"$T/gentree" "$E/progbig" 4000 7 > /dev/null
+	printf 'int a;\0 end_request(rq, 1);\n' > "$E/progbig/zzz.c"
+	script -qec "$BLKMIG migrate --check --no-cache --no-spatch -j 1 $E/progbig" /dev/null \
+		> "$E/progbig.tty" 2>&1
+	python3 - "$E/progbig.tty" > "$E/progbig.why" <<'PY'
+import re, sys
+raw = open(sys.argv[1], "rb").read()
+est = re.search(rb"inventory \(analyzer\): [0-9]+/[0-9]+ files, [0-9.]+s elapsed, about [0-9]+s left", raw)
+bad = [m.start() for m in re.finditer(rb"blkmig: ", raw)
+       if m.start() and not raw[:m.start()].endswith((b"\n", b"\r\x1b[K"))]
+print("estimate" if est else "no-estimate", "clean" if not bad else "overwritten:%r" % raw[max(0, bad[0] - 60):bad[0] + 20])
+PY
+	grep -q '^estimate' "$E/progbig.why" && pass progress/inventory-file-count-and-estimate ||
+		fail progress/inventory-file-count-and-estimate "$(tr '\r' '\n' < "$E/progbig.tty" | grep -a inventory | head -5)"
+	grep -q ' clean$' "$E/progbig.why" && pass progress/message-clears-the-line ||
+		fail progress/message-clears-the-line "$(cat "$E/progbig.why")"
 fi
 
 finish
