@@ -75,6 +75,9 @@ void cmd_migrate_usage(FILE *out)
 	      "OPTIONS\n"
 	      "    --check\n"
 	      "        Change nothing; exit 1 when something would change (the default).\n"
+	      "        The files that would change are listed first, one per line, named\n"
+	      "        as in the patch (relative to --root), on standard output (on\n"
+	      "        stderr when the report goes there: --format without -o).\n"
 	      "    --patch FILE\n"
 	      "        Write one unified diff to FILE (- for standard output), for\n"
 	      "        `git apply -p1` or `patch -p1` in the --root directory.\n"
@@ -1681,6 +1684,31 @@ static size_t files_unparsed(const struct bm_run *run)
 	return n;
 }
 
+/*
+ * --check: the files the run would change, one per line, named as in the patch (relative
+ * to --root, default the current directory; as given when outside it), before the
+ * summary; on standard output, or on stderr when the report goes there (--format
+ * without -o).
+ */
+static void list_changed(const struct mig *m)
+{
+	FILE *out = (m->a.format || m->a.output) && (!m->a.output || !strcmp(m->a.output, "-"))
+			? stderr
+			: stdout;
+	char err[2048];
+
+	for (size_t i = 0; i < m->nc; i++) {
+		char *name;
+
+		if (!changed(&m->c[i]))
+			continue;
+		name = patch_name(m->c[i].orig, m->a.root, err, sizeof(err));
+		fprintf(out, "%s\n", name ? name : m->c[i].orig);
+		free(name);
+	}
+	fflush(out);
+}
+
 int cmd_migrate(int argc, char **argv)
 {
 	struct mig m;
@@ -2021,6 +2049,8 @@ output:
 		rc = BM_EXIT_USAGE;
 
 	stage_time("output");
+	if (m.a.mode == MODE_CHECK)
+		list_changed(&m);
 	if (m.inv.nsites)
 		fprintf(stderr, "blkmig migrate: %zu file%s scanned, %zu with legacy calls\n",
 			m.inv.nfiles, m.inv.nfiles == 1 ? "" : "s", m.nc);

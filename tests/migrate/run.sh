@@ -172,6 +172,19 @@ golden_case() {
 	rc=$?
 	[ $rc = 1 ] && pass "golden/$case/check-exit-1-on-input" ||
 		fail "golden/$case/check-exit-1-on-input" "exit $rc"
+	# --check names the files it would change, one per line on stdout, as the patch names
+	# them (relative to --root), before its summary; the exit status as without the list
+	(cd "$w" && "$BLKMIG" migrate -q --check --root tree tree) > "$w/check.out" 2> "$w/check.err"
+	rc=$?
+	sed -n 's|^+++ b/||p' "$w/out.patch" | sort > "$w/patched"
+	(cd "$w" && "$BLKMIG" migrate -q --check --root tree tree) > "$w/check.both" 2>&1
+	if [ $rc = 1 ] && [ -s "$w/patched" ] && sort "$w/check.out" | cmp -s - "$w/patched" &&
+		head -n "$(wc -l < "$w/patched")" "$w/check.both" | sort | cmp -s - "$w/patched" &&
+		grep -q 'would be converted' "$w/check.err"; then
+		pass "golden/$case/check-names-the-files"
+	else
+		fail "golden/$case/check-names-the-files" "exit $rc; $(diff "$w/patched" "$w/check.out" | head -5)"
+	fi
 	"$BLKMIG" migrate -q --check "$w/inplace" > "$w/check2.log" 2>&1
 	rc=$?
 	[ $rc = 0 ] && pass "golden/$case/check-exit-0-on-output" ||
