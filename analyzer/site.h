@@ -131,6 +131,9 @@ struct bm_file {
 	unsigned errors, warnings;
 	bool used_model;
 	char *reason; /* why partial/failed/skipped, or NULL */
+	/* failed: the reason code of the file and its sites ("resource_limit": the parse
+	 * passed --parse-memory); NULL: "unparsed" */
+	const char *fail_code;
 	size_t nsites;
 	struct bm_strlist diagnostics; /* the first parse errors, "FILE:LINE:COL: error: ..." */
 	/*
@@ -143,6 +146,7 @@ struct bm_file {
 	char *outcome_text;
 };
 #define BM_FILE_DIAGNOSTICS 3
+#define BM_PARSE_MEMORY_MB  8192 /* --parse-memory default */
 
 struct bm_finding {
 	char *file;
@@ -161,6 +165,7 @@ struct bm_options {
 	bool headers;			/* --headers: walk .h files too */
 	bool follow;			/* --follow: symlinks may lead out of the tree */
 	unsigned timeout;		/* per-file parse timeout, seconds */
+	unsigned parse_memory_mb;	/* --parse-memory MB, a parse's memory (0: no cap) */
 	bool quiet;
 	/* how reports are written (analyzer/REPORT.md), not what is analysed */
 	const char *sarif_base_uri; /* --sarif-base-uri: SARIF SRCROOT's uri (NULL: none) */

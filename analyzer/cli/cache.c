@@ -16,8 +16,10 @@
  * input changed while the run went on; a damaged entry (checksum of its
  * body) is ignored.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +31,7 @@
 #include <openssl/evp.h>
 
 #include "cache.h"
+#include "cleanup.h"
 #include "util.h"
 
 #define CACHE_FORMAT "blkmig-cache 1"
@@ -118,6 +121,45 @@ void bm_cache_key_stat(struct bm_cache *c, const char *path)
 	free(id);
 }
 
+/*
+ * An entry is written to CACHE_TMP_PREFIX "<pid>.XXXXXX" and renamed: a signal removes
+ * it (cleanup_add_file), and a later store removes those of runs that are gone (SIGKILL),
+ * and unmarked ones (".tmp-XXXXXX", older versions) a day old.
+ */
+#define CACHE_TMP_PREFIX ".tmp-"
+
+static void remove_stale_tmp(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	time_t now = time(NULL);
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		const char *n = e->d_name, *p = n + strlen(CACHE_TMP_PREFIX);
+		char *end, *path;
+		long pid;
+		struct stat st;
+		bool stale;
+
+		if (strncmp(n, CACHE_TMP_PREFIX, strlen(CACHE_TMP_PREFIX)))
+			continue;
+		errno = 0;
+		pid = *p >= '1' && *p <= '9' ? strtol(p, &end, 10) : 0;
+		if (pid > 0 && !errno && *end == '.' && strlen(end + 1) == 6)
+			stale = pid != (long)getpid() && kill((pid_t)pid, 0) < 0 && errno == ESRCH;
+		else
+			stale = false; /* unmarked: decided by its age below */
+		path = xasprintf("%s/%s", dir, n);
+		if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+		    (stale || (pid <= 0 && strlen(p) == 6 && now - st.st_mtime > 86400)))
+			unlink(path);
+		free(path);
+	}
+	closedir(d);
+}
+
 static char *cache_dir(void)
 {
 	const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
@@ -193,8 +235,9 @@ void bm_cache_add_root(struct bm_cache *c, const char *dir)
 		strlist_push(&c->roots, real);
 }
 
-/* A private folder of a run (blkmig.XXXXXX, blkmig-migrate.XXXXXX): never an input
- * of its own (what is in it comes from the inputs). */
+/* A private folder of a run (blkmig.<pid>.XXXXXX, blkmig.XXXXXX,
+ * blkmig-migrate.XXXXXX): never an input of its own (what is in it comes from the
+ * inputs). */
 static bool private_path(const char *p)
 {
 	for (const char *s = p; (s = strstr(s, "/blkmig")); s++) {
@@ -202,6 +245,14 @@ static bool private_path(const char *p)
 
 		if (!strncmp(t, "-migrate", 8))
 			t += 8;
+		else if (t[0] == '.' && t[1] >= '1' && t[1] <= '9') { /* the owner's pid */
+			const char *d = t + 1;
+
+			while (*d >= '0' && *d <= '9')
+				d++;
+			if (*d == '.')
+				t = d;
+		}
 		if (*t != '.')
 			continue;
 		end = strchr(t, '/');
@@ -495,8 +546,11 @@ void bm_cache_store(struct bm_cache *c, json_t *state)
 		return;
 	}
 	sha256_hex(body, strlen(body), sum);
-	tmp = xasprintf("%s/.tmp-XXXXXX", c->dir);
+	remove_stale_tmp(c->dir);
+	tmp = xasprintf("%s/" CACHE_TMP_PREFIX "%ld.XXXXXX", c->dir, (long)getpid());
 	fd = mkstemp(tmp);
+	if (fd >= 0)
+		cleanup_add_file(tmp); /* a signal during the write removes it */
 	f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f && fd >= 0)
 		close(fd);
@@ -508,6 +562,8 @@ void bm_cache_store(struct bm_cache *c, json_t *state)
 	}
 	if (!ok || rename(tmp, c->entry))
 		unlink(tmp);
+	if (fd >= 0)
+		cleanup_del_file(tmp, false);
 	free(tmp);
 	free(body);
 }

@@ -19,6 +19,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -257,16 +258,127 @@ void cleanup_del_child(pid_t pid)
 			children[i] = 0;
 }
 
+/* ---- the supervisor of a child with a process group of its own ------------------------ */
+
+/* The supervisor's parent (the run) is gone: the whole group goes, the supervisor too. */
+static void supervisor_orphaned(int sig)
+{
+	(void)sig;
+	kill(0, SIGKILL);
+	_exit(137);
+}
+
+/* The pid in /proc/PID/stat's PPID and PGRP fields (after the parenthesised name). */
+static bool proc_ids(const char *pid, long *ppid, long *pgrp)
+{
+	char path[300], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%s/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p && sscanf(p + 1, " %*c %ld %ld", ppid, pgrp) == 2;
+}
+
+/* Kill every process of our group but us, and every child handed to us (a subreaper):
+ * a worker its parent left behind.  The number found. */
+static int kill_the_rest(void)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	long me = (long)getpid(), ppid, pgrp;
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] < '1' || e->d_name[0] > '9' || atol(e->d_name) == me)
+			continue;
+		if (proc_ids(e->d_name, &ppid, &pgrp) && (pgrp == me || ppid == me)) {
+			kill((pid_t)atol(e->d_name), SIGKILL);
+			n++;
+		}
+	}
+	closedir(d);
+	return n;
+}
+
+/*
+ * The child that becomes the supervisor: leader of a new process group, a subreaper, and
+ * killed with its parent by PDEATHSIG (SIGTERM, caught: it kills its whole group first).
+ * It forks the real child (which returns from here to exec spatch) and waits for it;
+ * then it kills what is left of the group or was handed to it (spatch's -j workers) and
+ * exits as the child did.  A SIGKILL of blkmig thus takes every worker with it, and so
+ * does the signal handler's kill of the group.
+ */
+static void supervise(void)
+{
+	struct sigaction sa;
+	pid_t child;
+	int status = 0;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = supervisor_orphaned;
+	sigfillset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	setpgid(0, 0);
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if (owner && getppid() != owner)
+		supervisor_orphaned(SIGTERM); /* the run died before PDEATHSIG was armed */
+	child = fork();
+	if (child == 0) {
+		signal(SIGTERM, SIG_DFL);
+		prctl(PR_SET_CHILD_SUBREAPER, 0);
+		prctl(PR_SET_PDEATHSIG, SIGKILL); /* dies with the supervisor */
+		return;
+	}
+	if (child < 0)
+		_exit(127);
+	for (;;) {
+		int st;
+		pid_t r = waitpid(-1, &st, 0);
+
+		if (r == child)
+			status = st;
+		if (r < 0 && errno == ECHILD)
+			break;
+		if (r == child || (r < 0 && errno != EINTR)) {
+			/* the child is done: what it left behind goes */
+			for (int tries = 0; tries < 500 && kill_the_rest() > 0; tries++) {
+				while (waitpid(-1, NULL, WNOHANG) > 0)
+					;
+				usleep(10000);
+			}
+		}
+	}
+	if (WIFSIGNALED(status)) {
+		signal(WTERMSIG(status), SIG_DFL);
+		raise(WTERMSIG(status));
+	}
+	_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 127);
+}
+
 void cleanup_in_child(bool new_group)
 {
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
+	if (new_group) {
+		supervise(); /* returns in the supervised child only */
+		return;
+	}
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (owner && getppid() != owner)
 		_exit(1); /* the parent died before PDEATHSIG was armed */
-	if (new_group)
-		setpgid(0, 0);
 }
 
 /* ---- leftovers of killed runs ----------------------------------------------------- */
@@ -277,6 +389,22 @@ static bool private_dir_name(const char *n)
 
 	return (!strncmp(n, "blkmig.", 7) && l == 13) ||
 	       (!strncmp(n, "blkmig-migrate.", 15) && l == 21);
+}
+
+/* The pid in a private directory's name, CLEANUP_DIR_PREFIX "<pid>.XXXXXX", or 0. */
+static long marked_dir_owner(const char *n)
+{
+	size_t pl = strlen(CLEANUP_DIR_PREFIX);
+	char *end;
+	long pid;
+
+	if (strncmp(n, CLEANUP_DIR_PREFIX, pl) || n[pl] < '1' || n[pl] > '9')
+		return 0;
+	errno = 0;
+	pid = strtol(n + pl, &end, 10);
+	if (errno || pid <= 0 || pid > INT_MAX || *end != '.' || strlen(end + 1) != 6)
+		return 0;
+	return pid;
 }
 
 void cleanup_stale_private_dirs(void)
@@ -294,6 +422,17 @@ void cleanup_stale_private_dirs(void)
 		long pid = 0;
 		struct stat st;
 
+		long named = marked_dir_owner(e->d_name);
+
+		if (named) { /* the owner in the name: no window without a mark */
+			dir = xasprintf("%s/%s", base, e->d_name);
+			if (named != (long)getpid() && kill((pid_t)named, 0) < 0 &&
+			    errno == ESRCH && lstat(dir, &st) == 0 && S_ISDIR(st.st_mode) &&
+			    st.st_uid == geteuid())
+				rm_tree(dir);
+			free(dir);
+			continue;
+		}
 		if (!private_dir_name(e->d_name))
 			continue;
 		dir = xasprintf("%s/%s", base, e->d_name);
@@ -331,6 +470,28 @@ static long leftover_owner(const char *n)
 		      (*c >= '0' && *c <= '9')))
 			return 0;
 	return pid;
+}
+
+unsigned cleanup_leftovers_beside(char *const *files, size_t n)
+{
+	struct bm_strlist seen = {0};
+	unsigned removed = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		char *d = xstrdup(files[i]), *slash = strrchr(d, '/');
+
+		if (slash)
+			*(slash == d ? slash + 1 : slash) = '\0';
+		else
+			strcpy(d, ".");
+		if (!strlist_has(&seen, d)) {
+			removed += cleanup_leftovers_in(d);
+			strlist_push(&seen, d);
+		}
+		free(d);
+	}
+	strlist_free(&seen);
+	return removed;
 }
 
 unsigned cleanup_leftovers_in(const char *dir)

@@ -33,12 +33,18 @@ void cleanup_del_file(const char *path, bool renamed);
 /* A child to stop on a signal: its whole process group when GROUP (spatch). */
 void cleanup_add_child(pid_t pid, bool group);
 void cleanup_del_child(pid_t pid);
-/* In a freshly forked child: default signal handling, death with the parent; with
- * NEW_GROUP its own process group (so its own children can be stopped with it). */
+/* In a freshly forked child: default signal handling, death with the parent.  With
+ * NEW_GROUP (spatch, whose -j workers are its own children) the forked process stays
+ * as a supervisor: the leader of a new process group and a subreaper, which kills the
+ * whole group when the run dies (even by SIGKILL) and what is left of it when the
+ * child exits, and exits as the child did; this returns in a child of it. */
 void cleanup_in_child(bool new_group);
 
-/* Remove the private directories of runs that are gone (SIGKILL) from $TMPDIR. */
+/* Remove the private directories of runs that are gone (SIGKILL) from $TMPDIR: those
+ * named CLEANUP_DIR_PREFIX "<pid>.XXXXXX" (the pid of the run that made it is in the
+ * name from the start), and the older kinds with an owner mark inside. */
 void cleanup_stale_private_dirs(void);
+#define CLEANUP_DIR_PREFIX "blkmig."
 /* A temporary file beside a user's file is named CLEANUP_TMP_PREFIX "<pid>.XXXXXX": the
  * pid of the run that writes it is its owner mark. */
 #define CLEANUP_TMP_PREFIX ".blkmig-tmp."
@@ -49,6 +55,8 @@ void cleanup_stale_private_dirs(void);
  * unmarked name or a live run's file.  Call it only in a run that writes the tree,
  * under the tree lock (cleanup_lock_tree). */
 unsigned cleanup_leftovers_in(const char *dir);
+/* The same in the directory of each of FILES (each directory once). */
+unsigned cleanup_leftovers_beside(char *const *files, size_t n);
 
 /* Lock PATHS (files or directories) for an in-place run: every path's directory
  * exclusively, its ancestors shared, so two runs on the same or nested trees exclude

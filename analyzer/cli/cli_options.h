@@ -25,6 +25,7 @@ enum {
 	BM_OPT_LIST_SKIPPED,
 	BM_OPT_SARIF_BASE_URI,
 	BM_OPT_SOURCE_URL,
+	BM_OPT_PARSE_MEMORY, /* --parse-memory MB (parse.c) */
 	BM_OPT_OWN = 0x200,
 };
 

@@ -6,6 +6,7 @@
  * all-or-nothing per file and per site; rewrite_output writes the result.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -240,24 +241,34 @@ int cmd_fix(int argc, char **argv)
 		bm_run_free(&run);
 		return BM_EXIT_USAGE;
 	}
+	if (a.in_place) { /* under the tree lock: a killed run's marked temporary files */
+		struct bm_strlist files = {0};
+
+		for (size_t i = 0; i < run.nfiles; i++)
+			strlist_push(&files, run.files[i].path);
+		cleanup_leftovers_beside(files.v, files.n);
+		strlist_free(&files);
+	}
 	rw_plan_build(&run, a.in_place ? precheck_writable : NULL, &refused, &plan);
 	for (size_t k = 0; k < plan.n; k++)
 		if (plan.files[k].problem)
 			fprintf(stderr, "blkmig fix: %s: left untouched: %s\n", plan.files[k].path,
 				plan.files[k].problem);
 	if (a.patch) {
-		FILE *out = strcmp(a.patch, "-") ? fopen(a.patch, "w") : stdout;
+		/* a temporary file renamed over the patch when whole (atomic_write.c) */
+		struct out_file of;
+		char err[PATH_MAX + 256];
+		FILE *out = out_open(&of, a.patch, err, sizeof(err));
 		int n;
 
 		if (!out) {
-			fprintf(stderr, "blkmig fix: cannot write %s: %s\n", a.patch,
-				strerror(errno));
+			fprintf(stderr, "blkmig fix: cannot write %s\n", err);
 			rc = BM_EXIT_USAGE;
 			goto done;
 		}
 		n = write_patch(&plan, a.root, NULL, out);
-		if (fflush(out) || (out != stdout && fclose(out)) || n < 0) {
-			fprintf(stderr, "blkmig fix: writing %s failed\n", a.patch);
+		if (out_close(&of, n >= 0, err, sizeof(err)) < 0) {
+			fprintf(stderr, "blkmig fix: writing %s failed: %s\n", a.patch, err);
 			rc = BM_EXIT_USAGE;
 			goto done;
 		}

@@ -408,7 +408,7 @@ static int make_copies(struct mig *m)
 		memcpy(c->final, c->orig_data, c->orig_len + 1);
 		c->final_len = c->orig_len;
 		if (f->status == BM_PARSE_FAILED)
-			leave_untouched(c, "unparsed",
+			leave_untouched(c, f->fail_code ? f->fail_code : "unparsed",
 					f->reason ? f->reason : "the file could not be parsed");
 		for (size_t k = 0; k < m->inv.nsites && !c->problem; k++) {
 			const struct bm_site *s = &m->inv.sites[k];
@@ -2004,11 +2004,12 @@ output:
 
 	/* 5. output */
 	if (m.a.mode == MODE_PATCH) {
-		FILE *out = strcmp(m.a.patch, "-") ? fopen(m.a.patch, "w") : stdout;
+		/* a temporary file renamed over the patch when whole (atomic_write.c) */
+		struct out_file of;
+		FILE *out = out_open(&of, m.a.patch, err, sizeof(err));
 
 		if (!out) {
-			fprintf(stderr, "blkmig migrate: cannot write %s: %s\n", m.a.patch,
-				strerror(errno));
+			fprintf(stderr, "blkmig migrate: cannot write %s\n", err);
 			rc = BM_EXIT_USAGE;
 			goto out;
 		}
@@ -2024,12 +2025,19 @@ output:
 				break;
 			}
 			if (udiff_write(out, name, m.c[i].orig_data, m.c[i].orig_len, m.c[i].final,
-					m.c[i].final_len, 3) < 0)
+					m.c[i].final_len, 3) < 0) {
+				snprintf(err, sizeof(err), "%s", strerror(errno ? errno : EIO));
 				rc = BM_EXIT_USAGE;
+			}
 			free(name);
 		}
-		if (fflush(out) || (out != stdout && fclose(out)) || rc == BM_EXIT_USAGE) {
-			fprintf(stderr, "blkmig migrate: writing %s failed\n", m.a.patch);
+		if (rc == BM_EXIT_USAGE) {
+			out_close(&of, false, NULL, 0);
+			fprintf(stderr, "blkmig migrate: writing %s failed: %s\n", m.a.patch, err);
+			goto out;
+		}
+		if (out_close(&of, true, err, sizeof(err)) < 0) {
+			fprintf(stderr, "blkmig migrate: writing %s failed: %s\n", m.a.patch, err);
 			rc = BM_EXIT_USAGE;
 			goto out;
 		}

@@ -3,6 +3,7 @@
  * report.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -113,12 +114,15 @@ int bm_cmd_args(struct bm_run *run, int argc, char **argv, struct bm_report_args
 int bm_write_report(const struct bm_run *run, const char *format, const char *output)
 {
 	FILE *out = stdout;
+	struct out_file of = {0};
+	char err[PATH_MAX + 256];
 	int r;
 
 	if (output && !strcmp(output, "-"))
 		output = NULL;
-	if (output && !(out = fopen(output, "w"))) {
-		fprintf(stderr, "blkmig: cannot write %s: %s\n", output, strerror(errno));
+	/* a temporary file renamed over OUTPUT when whole (atomic_write.c) */
+	if (output && !(out = out_open(&of, output, err, sizeof(err)))) {
+		fprintf(stderr, "blkmig: cannot write %s\n", err);
 		return -1;
 	}
 	if (!strcmp(format, "json"))
@@ -129,8 +133,16 @@ int bm_write_report(const struct bm_run *run, const char *format, const char *ou
 		r = bm_report_brief(run, out);
 	else
 		r = bm_report_text(run, out);
-	if (fflush(out) || (out != stdout && fclose(out)) || r) {
-		fprintf(stderr, "blkmig: writing the report failed\n");
+	if (!output) {
+		if (fflush(out) || r) {
+			fprintf(stderr, "blkmig: writing the report failed: %s\n",
+				strerror(errno ? errno : EIO));
+			return -1;
+		}
+		return 0;
+	}
+	if (out_close(&of, r == 0, err, sizeof(err)) < 0) {
+		fprintf(stderr, "blkmig: writing the report failed: %s\n", err);
 		return -1;
 	}
 	return 0;

@@ -19,6 +19,7 @@ void bm_run_init(struct bm_run *run, const char *command)
 	run->command = command;
 	run->opt.jobs = n > 0 ? (int)n : 1;
 	run->opt.timeout = 120;
+	run->opt.parse_memory_mb = BM_PARSE_MEMORY_MB;
 }
 
 static void site_free(struct bm_site *s)
@@ -158,6 +159,21 @@ int bm_options_take(struct bm_options *opt, int argc, char **argv, int *i)
 		opt->timeout = (unsigned)n;
 		return 1;
 	}
+	if ((v = opt_arg("--parse-memory", argc, argv, i, &err))) {
+		char *end;
+		long n = strtol(v, &end, 10);
+
+		if (*end || n < 0 || (n > 0 && n < 256) || n > 1048576) {
+			fprintf(
+			    stderr,
+			    "blkmig: --parse-memory wants megabytes 256..1048576 (0: no limit), "
+			    "not '%s'\n",
+			    v);
+			return -1;
+		}
+		opt->parse_memory_mb = (unsigned)n;
+		return 1;
+	}
 	/* report options (analyzer/REPORT.md) */
 	if (!strcmp(argv[*i], "--list-skipped")) {
 		opt->list_skipped = true;
@@ -227,6 +243,18 @@ static int common_value(struct bm_options *opt, int code, const char *v)
 		}
 		opt->timeout = (unsigned)n;
 		return 0;
+	case BM_OPT_PARSE_MEMORY:
+		n = strtol(v, &end, 10);
+		if (!*v || *end || n < 0 || (n > 0 && n < 256) || n > 1048576) {
+			fprintf(
+			    stderr,
+			    "blkmig: --parse-memory wants megabytes 256..1048576 (0: no limit), "
+			    "not '%s'\n",
+			    v);
+			return -1;
+		}
+		opt->parse_memory_mb = (unsigned)n;
+		return 0;
 	case BM_OPT_SARIF_BASE_URI:
 		if (!strstr(v, "://")) {
 			fprintf(stderr,
@@ -259,6 +287,7 @@ static const struct option common_long[] = {
     {"kernel-tree", required_argument, NULL, BM_OPT_KERNEL_TREE},
     {"jobs", required_argument, NULL, 'j'},
     {"timeout", required_argument, NULL, BM_OPT_TIMEOUT},
+    {"parse-memory", required_argument, NULL, BM_OPT_PARSE_MEMORY},
     {"list-skipped", no_argument, NULL, BM_OPT_LIST_SKIPPED},
     {"sarif-base-uri", required_argument, NULL, BM_OPT_SARIF_BASE_URI},
     {"source-url", required_argument, NULL, BM_OPT_SOURCE_URL},
@@ -353,6 +382,7 @@ int bm_parse_options(const char *cmd, int argc, char **argv, const char *own_sho
 		case 'j':
 		case BM_OPT_KERNEL_TREE:
 		case BM_OPT_TIMEOUT:
+		case BM_OPT_PARSE_MEMORY:
 		case BM_OPT_SARIF_BASE_URI:
 		case BM_OPT_SOURCE_URL:
 			if (common_value(opt, c, optarg) < 0)
@@ -403,6 +433,12 @@ void bm_options_usage(FILE *out)
 	      "    --timeout SEC\n"
 	      "        Give up on a file whose parse, analysis or spatch run takes\n"
 	      "        longer (default 120): it is reported and left untouched.\n"
+	      "    --parse-memory MB\n"
+	      "        Cap the memory (address space) of each file's parse at MB\n"
+	      "        megabytes (default 8192; 0: no cap).  A file whose parse needs\n"
+	      "        more is reported failed (resource_limit) and left untouched.\n"
+	      "        A parse reads regular files only: a header that is a FIFO or a\n"
+	      "        device (a link to /dev/zero) is an error at its #include.\n"
 	      "    -q, --quiet\n"
 	      "        No progress messages on stderr.\n"
 	      "    --sarif-base-uri URI\n"

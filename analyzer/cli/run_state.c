@@ -113,12 +113,13 @@ static json_t *site_json(const struct bm_site *s)
 
 static json_t *file_json(const struct bm_file *f)
 {
-	return json_pack(
-	    "{s:o, s:[i, I, I, b, I], s:o, s:o, s:o, s:o, s:o}", "path", str_or_null(f->path),
-	    "nums", (int)f->status, (json_int_t)f->errors, (json_int_t)f->warnings, f->used_model,
-	    (json_int_t)f->nsites, "reason", str_or_null(f->reason), "diagnostics",
-	    strlist_json(&f->diagnostics), "outcome", str_or_null(f->outcome), "outcome_code",
-	    str_or_null(f->outcome_code), "outcome_text", str_or_null(f->outcome_text));
+	return json_pack("{s:o, s:[i, I, I, b, I], s:o, s:o, s:o, s:o, s:o, s:o}", "path",
+			 str_or_null(f->path), "nums", (int)f->status, (json_int_t)f->errors,
+			 (json_int_t)f->warnings, f->used_model, (json_int_t)f->nsites, "reason",
+			 str_or_null(f->reason), "diagnostics", strlist_json(&f->diagnostics),
+			 "outcome", str_or_null(f->outcome), "outcome_code",
+			 str_or_null(f->outcome_code), "outcome_text", str_or_null(f->outcome_text),
+			 "fail_code", str_or_null(f->fail_code));
 }
 
 json_t *run_state_save(const struct bm_run *run)
@@ -274,6 +275,8 @@ int run_state_load(json_t *j, struct bm_run *run)
 		f->outcome = get_const(v, "outcome", &bad);
 		f->outcome_code = get_const(v, "outcome_code", &bad);
 		f->outcome_text = get_str(v, "outcome_text", &bad);
+		if (json_object_get(v, "fail_code")) /* resource_limit (parse.c) */
+			f->fail_code = get_const(v, "fail_code", &bad);
 		if (!f->path)
 			bad = true;
 	}

@@ -124,6 +124,22 @@ char *find_cocci_dir(const char *given, char *err, size_t errlen)
 	if (has_cocci(cand))
 		goto found;
 	free(cand);
+	/* a build in a folder of build/ (make SANITIZE=1: build/asan/blkmig): the
+	 * checkout is one or two levels further up */
+	{
+		char *up = xstrdup(prefix), *cut;
+
+		for (int level = 0; level < 2 && (cut = strrchr(up, '/')) && cut != up; level++) {
+			*cut = '\0';
+			cand = xasprintf("%s/cocci", up);
+			if (has_cocci(cand)) {
+				free(up);
+				goto found;
+			}
+			free(cand);
+		}
+		free(up);
+	}
 	snprintf(err, errlen,
 		 "no semantic patches found: looked in %s/share/blkmig/cocci, %s/cocci and "
 		 "%s/cocci; install blkmig (make install) or give --cocci-dir DIR",

@@ -6,6 +6,7 @@
 #endif
 #include "atomic_write.h"
 #include "cleanup.h"
+#include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -258,4 +259,83 @@ int atomic_replace_new(const char *path, const char *data, size_t len, char *err
 		return -1;
 	}
 	return 0;
+}
+
+FILE *out_open(struct out_file *o, const char *path, char *err, size_t errlen)
+{
+	char real[PATH_MAX], dir[PATH_MAX], *tmp;
+	struct stat st;
+	mode_t um;
+	int fd;
+
+	memset(o, 0, sizeof(*o));
+	if (!strcmp(path, "-")) {
+		o->f = stdout;
+		return o->f;
+	}
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		o->f = fopen(path, "w"); /* /dev/null, a FIFO, a terminal: no rename */
+		if (!o->f)
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		else
+			o->path = xstrdup(path);
+		return o->f;
+	}
+	/* a link is written through: its target is the file replaced */
+	if (!realpath(path, real))
+		snprintf(real, sizeof(real), "%s", path);
+	snprintf(dir, sizeof(dir), "%s", real);
+	tmp = xasprintf("%s/" CLEANUP_TMP_PREFIX "%ld.XXXXXX", dirname(dir), (long)getpid());
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		free(tmp);
+		return NULL;
+	}
+	cleanup_add_file(tmp); /* removed if a signal stops the run */
+	um = umask(0);
+	umask(um);
+	if (fchmod(fd, stat(real, &st) == 0 ? st.st_mode & 07777 : 0666 & ~um) < 0 ||
+	    !(o->f = fdopen(fd, "w"))) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		close(fd);
+		unlink(tmp);
+		cleanup_del_file(tmp, false);
+		free(tmp);
+		return NULL;
+	}
+	o->path = xstrdup(real);
+	o->tmp = tmp;
+	return o->f;
+}
+
+int out_close(struct out_file *o, bool ok, char *err, size_t errlen)
+{
+	int r = 0, e = 0;
+
+	if (!o->f)
+		return -1;
+	errno = 0;
+	if (fflush(o->f) || ferror(o->f) || (o->tmp && fsync(fileno(o->f)) < 0))
+		e = errno ? errno : EIO;
+	if (o->f != stdout && fclose(o->f) && !e)
+		e = errno ? errno : EIO;
+	if (!e && ok && o->tmp && rename(o->tmp, o->path) < 0)
+		e = errno;
+	if (e || !ok) {
+		if (e && err)
+			snprintf(err, errlen, "%s: %s", o->path ? o->path : "standard output",
+				 strerror(e));
+		else if (err)
+			snprintf(err, errlen, "%s: not written", o->path ? o->path : "output");
+		r = -1;
+		if (o->tmp)
+			unlink(o->tmp);
+	}
+	if (o->tmp)
+		cleanup_del_file(o->tmp, false);
+	free(o->tmp);
+	free(o->path);
+	memset(o, 0, sizeof(*o));
+	return r;
 }

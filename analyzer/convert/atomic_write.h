@@ -11,7 +11,9 @@
 #ifndef BLKMIG_ATOMIC_WRITE_H
 #define BLKMIG_ATOMIC_WRITE_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /*
  * Replace @path with @data[0..@len). @expect (may be NULL) is what the caller read and
@@ -34,6 +36,25 @@ int atomic_precheck(const char *path, char *real, size_t real_len, struct stat *
 
 /* Write a new private file (or overwrite one blkmig owns): plain write, 0 or -1. */
 int atomic_replace_new(const char *path, const char *data, size_t len, char *err, size_t errlen);
+
+/*
+ * An output file the user named (--patch FILE, -o FILE): written to a temporary file
+ * beside it (with the owner mark, CLEANUP_TMP_PREFIX) and renamed over it only once
+ * every byte is written, flushed and fsync'ed, so a failed write (a full disk) leaves
+ * FILE as it was, never empty or cut; "-" is standard output, and a FILE that exists
+ * and is not a regular file (/dev/null, a FIFO) is written directly.  out_open() gives
+ * the stream, or NULL with "FILE: strerror" in @err; out_close() returns 0, or -1 with
+ * "FILE: strerror" in @err (the temporary file removed).  @ok false: the caller's own
+ * write failed (it says why); the temporary file is removed and FILE kept (@err may be
+ * NULL).
+ */
+struct out_file {
+	FILE *f;
+	char *path; /* the file written at the end (a symbolic link resolved) */
+	char *tmp;  /* the temporary file beside it, or NULL (written directly) */
+};
+FILE *out_open(struct out_file *o, const char *path, char *err, size_t errlen);
+int out_close(struct out_file *o, bool ok, char *err, size_t errlen);
 
 /* Read a whole file into a malloc'd NUL-terminated buffer; -1 with @err on failure. */
 int read_whole_file(const char *path, char **data, size_t *len, char *err, size_t errlen);

@@ -2749,9 +2749,16 @@ static char *line_text(struct tunit *t, unsigned line)
 static void unparsed_reason(struct ctx *cx, struct tunit *t, size_t si, const char *name)
 {
 	struct bm_site *s = &cx->run->sites[si];
-	struct bm_vguard *g = bm_vguard_build(t->src, t->len);
+	struct bm_vguard *g;
 	unsigned line, if_line;
+	const struct bm_file *f = &cx->run->files[t->file_index];
 
+	if (f->status == BM_PARSE_FAILED && f->fail_code) { /* resource_limit (parse.c) */
+		site_manual(cx, si, f->fail_code, "%s is in a file that was not parsed: %s", name,
+			    f->reason ? f->reason : f->fail_code);
+		return;
+	}
+	g = bm_vguard_build(t->src, t->len);
 	if (bm_vg_branch_at(g, s->offset, &line, &if_line)) {
 		char *cond = line_text(t, if_line), *dir = line_text(t, line);
 		char *which =

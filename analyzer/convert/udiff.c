@@ -64,8 +64,13 @@ static int header_name(FILE *out, const char *lead, const char *path)
 
 	for (const unsigned char *p = (const unsigned char *)path; *p && !quote; p++)
 		quote = git_must_quote(*p);
-	if (!quote)
-		return fprintf(out, "%s%s\n", lead, path) < 0 ? -1 : 0;
+	/* a space: a tab ends the name, as GNU diff and git write it (GNU patch takes
+	 * the name up to the first blank otherwise) */
+	if (!quote) {
+		const char *end = strchr(path, ' ') ? "\t" : "";
+
+		return fprintf(out, "%s%s%s\n", lead, path, end) < 0 ? -1 : 0;
+	}
 	if (fprintf(out, "%.4s\"%s", lead, marker) < 0)
 		return -1;
 	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {

@@ -13,10 +13,17 @@
  *   failed and the run goes on.  The child saves the AST when libclang can
  *   (no errors); otherwise the parent parses again, which is safe because
  *   the child has shown that this exact parse terminates.
+ * - Bounds: a parse opens only regular files (open_guard.c: a FIFO or a link to
+ *   /dev/zero as a header is an error at its #include, never read), and each child's
+ *   address space is capped (--parse-memory, default BM_PARSE_MEMORY_MB): a child that
+ *   runs out exits BM_CHILD_RESOURCE_LIMIT from the C++ and LLVM out-of-memory hooks,
+ *   and its file is reported failed with the code resource_limit.
  * - Fault injection for the tests: BLKMIG_FAULT_INJECT=crash:SUBSTR or
  *   hang:SUBSTR makes the child crash or hang on paths containing SUBSTR.
  */
 #include <clang-c/CXCompilationDatabase.h>
+#include <dlfcn.h>
+#include <jansson.h>
 #include <link.h>
 #include <errno.h>
 #include <glob.h>
@@ -25,6 +32,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -35,7 +43,11 @@
 #include "cleanup.h"
 #include "func_index.h"
 #include "ktree.h"
+#include "open_guard.h"
 #include "progress.h"
+
+/* A parse child's exit status when its memory ran out under --parse-memory. */
+#define BM_CHILD_RESOURCE_LIMIT 5
 
 struct bm_model_file {
 	const char *name;
@@ -143,14 +155,76 @@ static char *clang_builtin_includes(void)
 	return r;
 }
 
+/*
+ * DIR/compile_commands.json is bad input unless it is a JSON array of objects, each with
+ * "directory", "file" and "command" or "arguments": libclang takes a truncated file
+ * with a YAML error on stderr and no entries, and the run went on without the flags.
+ * Said with the file's name, line and column; the caller exits 2.
+ */
+static bool compile_db_valid(const char *dir)
+{
+	char *path = xasprintf("%s/compile_commands.json", dir);
+	json_error_t jerr;
+	json_t *db, *e;
+	struct stat st;
+	size_t i;
+	bool ok = false;
+
+	if (stat(path, &st) < 0) {
+		fprintf(stderr, "blkmig: -p %s: %s: %s\n", dir, path, strerror(errno));
+		free(path);
+		return false;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		fprintf(stderr, "blkmig: -p %s: %s: not a regular file\n", dir, path);
+		free(path);
+		return false;
+	}
+	db = json_load_file(path, 0, &jerr);
+	if (!db) {
+		fprintf(stderr,
+			"blkmig: %s: not a valid compilation database: line %d, column %d: %s\n",
+			path, jerr.line, jerr.column, jerr.text);
+		free(path);
+		return false;
+	}
+	if (!json_is_array(db)) {
+		fprintf(stderr, "blkmig: %s: not a valid compilation database: not a JSON array\n",
+			path);
+		goto out;
+	}
+	json_array_foreach(db, i, e)
+	{
+		if (!json_is_object(e) || !json_is_string(json_object_get(e, "directory")) ||
+		    !json_is_string(json_object_get(e, "file")) ||
+		    !(json_is_string(json_object_get(e, "command")) ||
+		      json_is_array(json_object_get(e, "arguments")))) {
+			fprintf(stderr,
+				"blkmig: %s: not a valid compilation database: entry %zu lacks "
+				"\"directory\", \"file\" or \"command\"/\"arguments\"\n",
+				path, i + 1);
+			goto out;
+		}
+	}
+	ok = true;
+out:
+	json_decref(db);
+	free(path);
+	return ok;
+}
+
 struct parse_env *parse_env_new(struct bm_run *run)
 {
 	struct parse_env *env = xcalloc(1, sizeof(*env));
 	const char *base = getenv("TMPDIR");
-	char *tmpl = xasprintf("%s/blkmig.XXXXXX", base && *base ? base : "/tmp");
+	/* the owner mark in the name (cleanup_stale_private_dirs): a SIGKILL at any moment
+	 * leaves a directory the next run can tell from a live run's, and removes */
+	char *tmpl = xasprintf("%s/" CLEANUP_DIR_PREFIX "%ld.XXXXXX", base && *base ? base : "/tmp",
+			       (long)getpid());
 	int werr = 0;
 
 	env->run = run;
+	cleanup_stale_private_dirs();
 	if (!mkdtemp(tmpl)) {
 		fprintf(stderr, "blkmig: cannot create a temporary directory: %s\n",
 			strerror(errno));
@@ -204,6 +278,10 @@ struct parse_env *parse_env_new(struct bm_run *run)
 	if (run->opt.kernel_tree) {
 		env->kt = ktree_new(run->opt.kernel_tree, tmpl);
 		env->builtin_inc = clang_builtin_includes();
+	}
+	if (run->opt.build_dir && !compile_db_valid(run->opt.build_dir)) {
+		parse_env_free(env);
+		return NULL;
 	}
 	if (run->opt.build_dir) {
 		CXCompilationDatabase_Error err;
@@ -383,7 +461,7 @@ static bool make_stub(struct parse_env *env, const char *h)
 	char *p;
 	struct stat st;
 
-	if (strstr(h, ".."))
+	if (strstr(h, "..") || h[0] == '/')
 		return false;
 	p = xasprintf("%s/%s", env->stubdir, h);
 	if (stat(p, &st))
@@ -449,8 +527,10 @@ static CXTranslationUnit parse_one(struct parse_env *env, CXIndex idx, const cha
 		enum CXErrorCode e;
 		bool again = false;
 
+		open_guard_parse(true); /* regular files only: no FIFO, no device */
 		e = clang_parseTranslationUnit2(idx, abspath, (const char *const *)a.v, (int)a.n,
 						NULL, 0, CXTranslationUnit_KeepGoing, &tu);
+		open_guard_parse(false);
 		if (e != CXError_Success) {
 			tu = NULL;
 			break;
@@ -558,6 +638,59 @@ static void count_diagnostics(CXTranslationUnit tu, CXFile mainf, unsigned *erro
 
 static char *diagnostic_text(CXDiagnostic d, CXFile self, const char *path);
 
+/* The child's memory ran out (operator new, or LLVM's safe_malloc): its file is
+ * reported resource_limit, not as a crash. */
+static void out_of_memory(void)
+{
+	static const char m[] = "blkmig: a parse ran out of memory (--parse-memory)\n";
+	ssize_t r = write(2, m, sizeof(m) - 1);
+
+	(void)r;
+	_exit(BM_CHILD_RESOURCE_LIMIT);
+}
+
+static void llvm_bad_alloc(void *data, const char *reason, bool gen_crash_diag)
+{
+	(void)data;
+	(void)reason;
+	(void)gen_crash_diag;
+	out_of_memory();
+}
+
+/*
+ * Cap the child's address space at MB megabytes (0: no cap) and turn an allocation
+ * that fails under it into exit BM_CHILD_RESOURCE_LIMIT.  The hooks are C++ and LLVM
+ * functions, found by their symbols in the libraries libclang loaded.  Not under
+ * AddressSanitizer, whose shadow memory needs terabytes of address space.
+ */
+static void limit_memory(unsigned mb)
+{
+	typedef void (*new_handler_fn)(void);
+	typedef void (*bad_alloc_fn)(void *, const char *, bool);
+	new_handler_fn (*set_new_handler)(new_handler_fn);
+	void (*install_bad_alloc)(bad_alloc_fn, void *);
+	struct rlimit rl;
+
+#if defined(__SANITIZE_ADDRESS__)
+	return;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+	return;
+#endif
+#endif
+	if (!mb)
+		return;
+	*(void **)&set_new_handler = dlsym(RTLD_DEFAULT, "_ZSt15set_new_handlerPFvvE");
+	*(void **)&install_bad_alloc =
+	    dlsym(RTLD_DEFAULT, "_ZN4llvm31install_bad_alloc_error_handlerEPFvPvPKcbES0_");
+	if (set_new_handler)
+		set_new_handler(out_of_memory);
+	if (install_bad_alloc)
+		install_bad_alloc(llvm_bad_alloc, NULL);
+	rl.rlim_cur = rl.rlim_max = (rlim_t)mb << 20;
+	setrlimit(RLIMIT_AS, &rl);
+}
+
 /*
  * Child: parse, write "stubbed saved errors warnings nerr ndiag", the offsets of the
  * errors in the main file, the first errors' texts (length, text) and the AST.
@@ -574,6 +707,7 @@ static void child_parse(struct parse_env *env, const char *path, const char *res
 	unsigned errors = 0, warnings = 0;
 	size_t *offs = NULL, noffs = 0, cap = 0;
 
+	limit_memory(env->run->opt.parse_memory_mb);
 	fault_inject(path);
 	tu = parse_one(env, idx, path, &stubbed);
 	if (!tu)
@@ -776,6 +910,12 @@ static bool finish_file(struct parse_env *env, CXIndex idx, size_t fi, int statu
 		file->status = BM_PARSE_FAILED;
 		file_reason(file, xasprintf("libclang did not finish within %u s; file skipped",
 					    env->run->opt.timeout));
+	} else if (WIFEXITED(status) && WEXITSTATUS(status) == BM_CHILD_RESOURCE_LIMIT) {
+		file->status = BM_PARSE_FAILED;
+		file->fail_code = "resource_limit";
+		file_reason(file, xasprintf("the parse needed more than --parse-memory %u MB of "
+					    "memory; file skipped",
+					    env->run->opt.parse_memory_mb));
 	} else if (WIFSIGNALED(status)) {
 		file->status = BM_PARSE_FAILED;
 		file_reason(file, xasprintf("libclang crashed (signal %d); file skipped",

@@ -107,6 +107,8 @@ static const struct {
      "other legacy calls of the file need a human; the file is left whole, never half converted"},
     {"timeout",
      "the file's analysis or spatch's run on it took longer than --timeout; left untouched"},
+    {"resource_limit",
+     "the file's parse needed more memory than --parse-memory; the file is left untouched"},
 };
 
 /* The i-th reason code of the catalogue above (NULL past the end), for writers that list

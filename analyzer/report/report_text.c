@@ -49,8 +49,9 @@ static void parse_notes(FILE *out, const struct bm_file *f)
 static void file_lines(FILE *out, const struct bm_file *f, unsigned first_line)
 {
 	if (f->status == BM_PARSE_FAILED)
-		fprintf(out, "%s:%u:1: error: not parsed: %s [unparsed]\n", f->path,
-			first_line ? first_line : 1, f->reason ? f->reason : "");
+		fprintf(out, "%s:%u:1: error: not parsed: %s [%s]\n", f->path,
+			first_line ? first_line : 1, f->reason ? f->reason : "",
+			f->fail_code ? f->fail_code : "unparsed");
 	else if (f->status == BM_PARSE_PARTIAL)
 		fprintf(out, "%s:%u:1: warning: parsed with %u error(s)%s [unparsed]\n", f->path,
 			first_line ? first_line : 1, f->errors,

@@ -479,4 +479,7 @@ else
 	fail bounded-analysis-timeout-migrate-file-untouched-run-goes-on "exit $rc: $(grep -m3 'slow\|summary' "$w/s.out" | tr '\n' '|')"
 fi
 
+# ---- issue 25, second round (round2.sh) ---------------------------------------------------
+. "$here/round2.sh"
+
 finish

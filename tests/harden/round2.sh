@@ -1,0 +1,194 @@
+# tests/harden/round2.sh — sourced by run.sh (same $w, $B, $TMPDIR, $root, pass/fail):
+# the second hostile review (issue 25): bounded parses, orphans, bad compile databases,
+# failed output writes, leftovers, names with spaces, the sanitizer build's cocci/.
+
+# ---- a parse reads regular files only; its memory is capped (resource_limit) ----------------
+# A header that is a FIFO waited for the --timeout; one that links to /dev/zero (or an
+# `-include /dev/zero` in compile_commands.json) was read for ever, the parse child past
+# 8.5 GB in 5 s.  Now each is an error at its #include ("No such device"), at once.  The
+# memory cap itself: a regular header of 300 MB of NUL bytes makes libclang store a
+# warning per byte; with --parse-memory 1024 the child stops and the file is reported
+# resource_limit (not a crash, not unparsed), left byte for byte by migrate.
+rm -rf "$w/lim"; mkdir -p "$w/lim/fifo" "$w/lim/zero" "$w/lim/db/b" "$w/lim/big"
+for d in fifo zero db big; do cp "$TOP/samples/lrd_simple.c" "$TOP/samples/lrd_disk.h" "$w/lim/$d/"; done
+mkfifo "$w/lim/fifo/fifo.h"
+sed -i '1i #include "fifo.h"' "$w/lim/fifo/lrd_simple.c"
+ln -s /dev/zero "$w/lim/zero/zero.h"
+sed -i '1i #include "zero.h"' "$w/lim/zero/lrd_simple.c"
+cat >"$w/lim/db/b/compile_commands.json" <<EOT
+[{"directory": "$w/lim/db", "command": "cc -include /dev/zero -c lrd_simple.c", "file": "$w/lim/db/lrd_simple.c"}]
+EOT
+truncate -s 300M "$w/lim/big/big.h"
+sed -i '1i #include "big.h"' "$w/lim/big/lrd_simple.c"
+# (ulimit: a parse that reads /dev/zero stops at 3 GB here instead of taking the machine)
+lim_scan() { (ulimit -v 3000000; timeout 120 "$B" scan --timeout 30 "$@") >"$w/lim.out" 2>&1; }
+for d in fifo zero; do
+	t0=$(date +%s); lim_scan "$w/lim/$d/lrd_simple.c"; rc=$?; t=$(($(date +%s) - t0))
+	if [ "$rc" = 0 ] && [ "$t" -lt 15 ] && grep -q "cannot open file '.*/$d.h': No such device" "$w/lim.out" &&
+		[ "$(grep -c 'lrd_simple.c:[0-9]*:[0-9]*: note: end_request' "$w/lim.out")" = 3 ]; then
+		pass "limit-$d-header-not-read"
+	else
+		fail "limit-$d-header-not-read" "exit $rc after $t s: $(grep -m2 'error\|not parsed\|No such' "$w/lim.out" | tr '\n' '|')"
+	fi
+done
+t0=$(date +%s); lim_scan -p "$w/lim/db/b" "$w/lim/db/lrd_simple.c"; rc=$?; t=$(($(date +%s) - t0))
+if [ "$rc" = 0 ] && [ "$t" -lt 15 ] && grep -q "cannot open file '/dev/zero': No such device" "$w/lim.out"; then
+	pass limit-include-dev-zero-in-compile-db-not-read
+else
+	fail limit-include-dev-zero-in-compile-db-not-read "exit $rc after $t s: $(grep -m2 'error\|not parsed' "$w/lim.out" | tr '\n' '|')"
+fi
+timeout 120 "$B" scan --parse-memory 1024 --format json -o "$w/lim.json" "$w/lim/big/lrd_simple.c" >"$w/lim.out" 2>&1; rc=$?
+if [ "$rc" = 1 ] && grep -q "lrd_simple.c: the parse needed more than --parse-memory 1024 MB" "$w/lim.out" &&
+	python3 - "$w/lim.json" <<'EOT'
+import json, sys
+r = json.load(open(sys.argv[1]))
+f = r["files"][0]
+ok = (f["parse"]["status"] == "failed" and len(r["sites"]) == 3
+      and all(s["verdict"] == "manual" and s["reason"]["code"] == "resource_limit" for s in r["sites"])
+      and r["summary"]["manual_by_reason"] == {"resource_limit": 3})
+sys.exit(0 if ok else 1)
+EOT
+then
+	pass limit-memory-scan-resource-limit
+else
+	fail limit-memory-scan-resource-limit "exit $rc: $(head -3 "$w/lim.out" | tr '\n' '|')"
+fi
+cp "$w/lim/big/lrd_simple.c" "$w/lim/big.orig"
+timeout 300 "$B" migrate --in-place -j 1 --parse-memory 1024 --report "$w/lim.rep" "$w/lim/big" >"$w/lim.out" 2>&1; rc=$?
+if [ "$rc" = 1 ] && cmp -s "$w/lim/big/lrd_simple.c" "$w/lim/big.orig" &&
+	grep -q "lrd_simple.c:[0-9]*:[0-9]*: .*end_request in lrd_simple_request().*resource_limit" "$w/lim.out" &&
+	python3 - "$w/lim.rep/report.json" <<'EOT'
+import json, sys
+r = json.load(open(sys.argv[1]))
+o = r["files"][0]["outcome"]
+sys.exit(0 if o["status"] == "left_untouched" and o["code"] == "resource_limit"
+         and r["summary"]["files_left_by_reason"] == {"resource_limit": 1} else 1)
+EOT
+then
+	pass limit-memory-migrate-left-untouched
+else
+	fail limit-memory-migrate-left-untouched "exit $rc: $(grep -m3 'lrd_simple\|summary\|sites' "$w/lim.out" | tr '\n' '|')"
+fi
+rm -rf "$w/lim" "$w/lim.rep" "$w/lim.json"
+
+# ---- orphans: nothing of a run outlives its SIGKILL ----------------------------------------
+# spatch -j forks workers; only the direct child died with blkmig (PDEATHSIG), the workers
+# went on (99% CPU for more than 60 s).  A spatch stand-in that forks two workers and
+# waits: after SIGKILL of blkmig, within 2 s, neither it nor a worker may be left.
+rm -rf "$w/orph"; cp -a "$w/orig" "$w/orph"
+cat >"$w/orph-worker" <<'EOT'
+#!/bin/sh
+while :; do sleep 1; done
+EOT
+cat >"$w/orph-spatch" <<EOT
+#!/bin/sh
+"$w/orph-worker" &
+"$w/orph-worker" &
+wait
+EOT
+chmod +x "$w/orph-worker" "$w/orph-spatch"
+"$B" migrate -q --in-place -j 2 --spatch "$w/orph-spatch" "$w/orph" >"$w/orph.out" 2>&1 &
+pid=$!
+for _ in $(seq 300); do
+	[ "$(pgrep -fc "$w/orph-worker")" -ge 2 ] && break
+	sleep 0.1
+done
+seen=$(pgrep -fc "$w/orph-worker")
+kill -KILL "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+sleep 2
+left=$(pgrep -af "$w/orph-" | tr '\n' '|')
+if [ "$seen" -ge 2 ] && [ -z "$left" ]; then
+	pass orphans-none-after-sigkill
+else
+	fail orphans-none-after-sigkill "$seen workers seen; left after SIGKILL: $left"
+fi
+pkill -KILL -f "$w/orph-" 2>/dev/null
+rm -rf "$w/orph"
+
+# ---- names with spaces: GNU patch and git apply both take the patch ------------------------
+# "--- a/my drv.c" had no tab after the name: GNU patch -p1 read "my" and could not find the
+# file.  A tab ends such a name, as git and GNU diff write it.
+rm -rf "$w/sp"; mkdir -p "$w/sp/my dir"
+cp "$TOP/samples/lrd_simple.c" "$w/sp/my dir/my drv.c"
+cp "$TOP/samples/lrd_disk.h" "$w/sp/my dir/"
+(cd "$w/sp" && git init -q . && git add -A && git -c user.email=t@t -c user.name=t commit -qm in)
+for cmd in fix migrate; do
+	(cd "$w/sp" && git checkout -q -- . && "$B" $cmd --patch "$w/sp-$cmd.patch" -q -j 1 .) >"$w/sp.out" 2>&1
+	if ! grep -q $'^--- a/my dir/my drv.c\t$' "$w/sp-$cmd.patch"; then
+		fail "names-with-spaces-$cmd" "header: $(grep '^---' "$w/sp-$cmd.patch" | head -1 | cat -A)"
+	elif ! (cd "$w/sp" && patch -p1 -s <"$w/sp-$cmd.patch") >"$w/sp.err" 2>&1; then
+		fail "names-with-spaces-$cmd" "GNU patch: $(head -2 "$w/sp.err" | tr '\n' '|')"
+	elif (cd "$w/sp" && git diff --quiet); then
+		fail "names-with-spaces-$cmd" "GNU patch changed nothing"
+	elif ! (cd "$w/sp" && cp "my dir/my drv.c" "$w/sp-patched.c" && git checkout -q -- . &&
+		git apply -p1 "$w/sp-$cmd.patch" && cmp -s "my dir/my drv.c" "$w/sp-patched.c") 2>"$w/sp.err"; then
+		fail "names-with-spaces-$cmd" "git apply: $(head -2 "$w/sp.err" | tr '\n' '|') (or a result other than GNU patch's)"
+	else
+		pass "names-with-spaces-$cmd"
+	fi
+done
+rm -rf "$w/sp"
+
+# ---- leftovers of killed runs: marked with the pid, removed by the next run ---------------
+# A SIGKILLed scan/verify left TMPDIR/blkmig.XXXXXX that no later run removed (only
+# fix and migrate looked); `fix --in-place` left a killed write's .blkmig-tmp.<pid>.XXXXXX
+# beside a driver; a cache write killed or stopped left $XDG_CACHE_HOME/blkmig/.tmp-XXXXXX
+# for ever.  Each now carries its owner's pid in its name and the next run removes it
+# once that pid is gone.
+rm -rf "$w/left"; cp -a "$w/orig" "$w/left"
+for cmd in scan verify; do
+	rm -rf "${TMPDIR:?}"/*
+	BLKMIG_FAULT_INJECT=hang:/ "$B" $cmd -q -j 1 "$w/left" >/dev/null 2>&1 &
+	pid=$!
+	for _ in $(seq 100); do [ -n "$(ls -A "$TMPDIR")" ] && break; sleep 0.1; done
+	sleep 0.5
+	kill -KILL "$pid"; wait "$pid" 2>/dev/null
+	before=$(ls -A "$TMPDIR" | tr '\n' ' ')
+	"$B" scan -q "$w/left" >/dev/null 2>&1
+	if [ -n "$before" ] && [ -z "$(ls -A "$TMPDIR")" ]; then
+		pass "leftover-$cmd-sigkill-private-dir-removed"
+	else
+		fail "leftover-$cmd-sigkill-private-dir-removed" "left by the killed run: '$before'; after the next: $(ls -A "$TMPDIR" | tr '\n' ' ')"
+	fi
+done
+d=$(dirname "$(find "$w/left" -name '*.c' | head -1)")
+dead=$(sh -c 'echo $$')
+echo half >"$d/.blkmig-tmp.$dead.Ab12Cd"
+echo user >"$d/.blkmig-config"
+"$B" fix --in-place -q -j 1 "$w/left" >"$w/left.out" 2>&1
+if [ ! -e "$d/.blkmig-tmp.$dead.Ab12Cd" ] && grep -q "removed .*\.blkmig-tmp\.$dead\.Ab12Cd" "$w/left.out" &&
+	[ "$(cat "$d/.blkmig-config")" = user ]; then
+	pass leftover-fix-in-place-removes-marked
+else
+	fail leftover-fix-in-place-removes-marked "$(ls -A "$d" | grep blkmig | tr '\n' ' '): $(head -2 "$w/left.out")"
+fi
+rm -rf "$w/left"; cp -a "$w/orig" "$w/left"
+mkdir -p "$w/xdg/blkmig"
+echo half >"$w/xdg/blkmig/.tmp-$dead.Ab12Cd"
+sleep 60 & live=$!
+echo live >"$w/xdg/blkmig/.tmp-$live.Zz98Yx"
+XDG_CACHE_HOME=$w/xdg "$B" migrate -q --check -j 1 "$w/left" >/dev/null 2>&1
+if [ ! -e "$w/xdg/blkmig/.tmp-$dead.Ab12Cd" ] && [ -e "$w/xdg/blkmig/.tmp-$live.Zz98Yx" ] &&
+	[ -n "$(find "$w/xdg/blkmig" -type f ! -name '.tmp-*')" ]; then
+	pass leftover-cache-tmp-of-dead-run-removed
+else
+	fail leftover-cache-tmp-of-dead-run-removed "$(ls -A "$w/xdg/blkmig" | tr '\n' ' ')"
+fi
+kill "$live" 2>/dev/null; wait "$live" 2>/dev/null
+rm -rf "$w/left" "$w/xdg" "${TMPDIR:?}"/*
+
+# ---- the sanitizer build finds cocci/ by itself ------------------------------------------
+# make SANITIZE=1 puts blkmig in build/asan/; it looked for cocci/ in build/asan/cocci and
+# build/cocci only ("no semantic patches found" without BLKMIG_COCCI_DIR).  The same
+# layout here: CHECKOUT/cocci and CHECKOUT/build/asan/blkmig (a copy of the binary).
+rm -rf "$w/co"; mkdir -p "$w/co/build/asan"
+ln -s "$TOP/cocci" "$w/co/cocci"
+cp "$B" "$w/co/build/asan/blkmig"
+rm -rf "$w/t"; cp -a "$w/orig" "$w/t"
+(unset BLKMIG_COCCI_DIR; "$w/co/build/asan/blkmig" migrate -q --check -j 1 "$w/t") >"$w/co.out" 2>&1; rc=$?
+if [ "$rc" = 1 ] && ! grep -q "no semantic patches" "$w/co.out" && grep -q "by spatch" "$w/co.out"; then
+	pass sanitize-build-finds-cocci
+else
+	fail sanitize-build-finds-cocci "exit $rc: $(tail -2 "$w/co.out" | tr '\n' '|')"
+fi
+rm -rf "$w/co" "$w/t"
