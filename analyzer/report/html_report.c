@@ -10,6 +10,7 @@
  */
 #include "html_report.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -380,17 +381,99 @@ static void diff_line(FILE *o, const char *cls, char mark, const char *text)
 	fputs("</span>\n", o);
 }
 
+/* The change of a converted site, in whole lines of the original. */
+struct change {
+	unsigned first; /* the first line of @old in the original (0: no change) */
+	size_t rs;	/* the byte where that line starts */
+	bool from_edits;
+	char *old, *new;
+};
+
 /*
- * The site's hunk as the patch writes it: the lines before -> after as a line diff
- * (longest common subsequence: an unchanged line is context, not a '-' and a '+'), with
- * three lines of context from the original around them; @first is the first line of
- * "before" in the original, @shift the lines earlier conversions of the file added (the
- * new side's numbers).
+ * From the site's edits in its own file when it has any (they may delete lines above the
+ * call, which "before" does not show): the lines they touch, before and after them; else
+ * (a rewrite spatch made) its "before" -> "after" at @before_first.
  */
-static void diff_block(FILE *o, const char *text, size_t len, json_t *s, unsigned first, long shift)
+static struct change site_change(const char *text, size_t len, json_t *s, unsigned before_first)
+{
+	json_t *edits = json_object_get(s, "edits"), *e;
+	size_t n = 0, i, rs = SIZE_MAX, re = 0, pos;
+	struct change c = {0, 0, false, NULL, NULL};
+	struct sbuf b = {0};
+	json_t **v;
+
+	if (!shows_diff(s))
+		return c;
+	v = xcalloc(json_array_size(edits) + 1, sizeof(*v));
+	json_array_foreach(edits, i, e)
+	{
+		size_t a = (size_t)json_integer_value(json_object_get(e, "start"));
+		size_t z = (size_t)json_integer_value(json_object_get(e, "end"));
+
+		if (strcmp(str(e, "file"), str(s, "file")) || a > z || z > len || !text)
+			continue;
+		v[n++] = e;
+		rs = a < rs ? a : rs;
+		re = z > re ? z : re;
+	}
+	if (!n) {
+		free(v);
+		c.first = before_first;
+		for (unsigned l = 1; text && c.rs < len && l < before_first; c.rs++)
+			l += text[c.rs] == '\n';
+		c.old = xstrdup(str(s, "before"));
+		c.new = xstrdup(str(s, "after"));
+		return c;
+	}
+	c.from_edits = true;
+	/* by start; whole lines around them */
+	for (size_t x = 1; x < n; x++)
+		for (size_t y = x;
+		     y > 0 && json_integer_value(json_object_get(v[y], "start")) <
+				  json_integer_value(json_object_get(v[y - 1], "start"));
+		     y--) {
+			json_t *t = v[y];
+
+			v[y] = v[y - 1];
+			v[y - 1] = t;
+		}
+	while (rs > 0 && text[rs - 1] != '\n')
+		rs--;
+	while (re < len && (re == 0 || text[re - 1] != '\n'))
+		re++;
+	c.first = 1;
+	c.rs = rs;
+	for (i = 0; i < rs; i++)
+		c.first += text[i] == '\n';
+	c.old = xstrndup(text + rs, re - rs);
+	for (i = 0, pos = rs; i < n; i++) {
+		size_t a = (size_t)json_integer_value(json_object_get(v[i], "start"));
+		size_t z = (size_t)json_integer_value(json_object_get(v[i], "end"));
+
+		if (a < pos) /* an overlapping or repeated edit: applied once */
+			continue;
+		sbuf_addn(&b, text + pos, a - pos);
+		sbuf_add(&b, str(v[i], "text"));
+		pos = z;
+	}
+	sbuf_addn(&b, text + pos, re - pos);
+	c.new = sbuf_take(&b);
+	free(v);
+	return c;
+}
+
+/*
+ * The site's hunk as the patch writes it: its change (site_change) as a line diff (longest
+ * common subsequence: an unchanged line is context, not a '-' and a '+'), with three lines
+ * of context from the original around it; @shift is the lines earlier conversions of the
+ * file added (the new side's numbers).
+ */
+static void diff_block(FILE *o, const char *text, size_t len, json_t *s, const struct change *ch,
+		       long shift)
 {
 	size_t nb, na, ctx_from, ctx_to, nl = 0;
-	char **b = split_lines(str(s, "before"), &nb), **a = split_lines(str(s, "after"), &na);
+	unsigned first = ch->first;
+	char **b = split_lines(ch->old, &nb), **a = split_lines(ch->new, &na);
 	char *whole = text ? xstrndup(text, len) : NULL;
 	char **orig = whole ? split_lines(whole, &nl) : NULL;
 	unsigned *lcs;
@@ -456,7 +539,8 @@ static void site_anchor(FILE *o, const char *rel, json_t *s, unsigned occ)
 	fprintf(o, "-%u", occ);
 }
 
-static void site(FILE *o, struct page *pg, json_t *s, unsigned occ, unsigned first, long shift)
+static void site(FILE *o, struct page *pg, json_t *s, unsigned occ, unsigned first,
+		 const struct change *ch, long shift)
 {
 	json_t *lock = json_object_get(s, "lock"), *ev = json_object_get(lock, "evidence");
 	json_t *reason = json_object_get(s, "reason"), *upd = json_object_get(s, "uptodate");
@@ -603,8 +687,8 @@ static void site(FILE *o, struct page *pg, json_t *s, unsigned occ, unsigned fir
 	fputs("</pre></div>\n", o);
 	/* every converted site shows its diff; the folded call of a pair is in its
 	 * partner's */
-	if (shows_diff(s))
-		diff_block(o, text, len, s, first, shift);
+	if (ch->first)
+		diff_block(o, text, len, s, ch, shift);
 	fputs("</div>\n</details>\n</section>\n", o);
 	free(rel);
 	free(dir);
@@ -626,7 +710,7 @@ static const char css[] =
     ".badge{font-size:.8em;border-radius:3px;padding:1px 5px;background:#eee}"
     ".site.manual .verdict{background:#e8863a;color:#fff}"
     ".site.auto .verdict{background:#3a9d5d;color:#fff}a.anchor{color:#999;text-decoration:none}"
-    ".codes{display:flex;gap:1em;flex-wrap:wrap}.code{flex:1;min-width:30em}"
+    ".codes{display:flex;gap:1em;flex-wrap:wrap;clear:both}.code{flex:1;min-width:30em}"
     ".code pre{tab-size:8;background:#f6f6f6;padding:.5em;overflow:auto;margin:0}"
     ".ln{color:#999}.ln.mark{color:#000;background:#fe8}.ln a{color:inherit}"
     ".del{background:#fdd}.add{background:#dfd}.hunk{color:#66a}"
@@ -767,6 +851,7 @@ int html_report_write_from(FILE *o, json_t *report, const struct html_sources *s
 	json_t *nskipped = json_object_get(summary, "files_skipped");
 	size_t i;
 	unsigned *occ, *firsts;
+	struct change *changes;
 	long *shifts;
 	char *ru;
 
@@ -1019,6 +1104,7 @@ int html_report_write_from(FILE *o, json_t *report, const struct html_sources *s
 	shifts = xcalloc(json_array_size(sites) + 1, sizeof(*shifts));
 	/* each site's first line in the original, and how many lines the conversions above
 	 * it in its file add (the new side's line numbers of its hunk) */
+	changes = xcalloc(json_array_size(sites) + 1, sizeof(*changes));
 	json_array_foreach(sites, i, s)
 	{
 		char *dp = disk_path(&pg, str(s, "file"));
@@ -1026,18 +1112,60 @@ int html_report_write_from(FILE *o, json_t *report, const struct html_sources *s
 		const char *t = orig_text(&pg, dp, &len);
 
 		firsts[i] = before_line(t, len, s);
+		changes[i] = site_change(t, len, s, firsts[i]);
 		free(dp);
 	}
+	/* the lines the conversions above a site's change add: every edit above it counted
+	 * once (sites share edits: a callback two sites insert), a rewrite without edits
+	 * (spatch's) by its lines */
 	json_array_foreach(sites, i, s)
 	{
-		for (size_t k = 0; k < json_array_size(sites); k++) {
-			json_t *t = json_array_get(sites, k);
+		json_t **seen = NULL;
+		size_t nseen = 0, len = 0;
+		char *dp;
+		const char *text;
 
-			if (k != i && firsts[k] < firsts[i] && shows_diff(t) &&
-			    !strcmp(str(t, "file"), str(s, "file")))
-				shifts[i] += (long)count_lines(str(t, "after")) -
-					     (long)count_lines(str(t, "before"));
+		if (!changes[i].first)
+			continue;
+		dp = disk_path(&pg, str(s, "file"));
+		text = orig_text(&pg, dp, &len);
+		free(dp);
+		for (size_t k = 0; k < json_array_size(sites); k++) {
+			json_t *t = json_array_get(sites, k), *e;
+			size_t x;
+
+			/* every converted site's edits, the folded half of a pair's too */
+			if (k == i || strcmp(str(t, "file"), str(s, "file")) ||
+			    strcmp(str(t, "verdict"), "auto"))
+				continue;
+			if (changes[k].first && !changes[k].from_edits &&
+			    changes[k].rs < changes[i].rs)
+				shifts[i] += (long)count_lines(changes[k].new) -
+					     (long)count_lines(changes[k].old);
+			json_array_foreach(json_object_get(t, "edits"), x, e)
+			{
+				size_t a = (size_t)json_integer_value(json_object_get(e, "start"));
+				size_t z = (size_t)json_integer_value(json_object_get(e, "end"));
+				bool dup = false;
+
+				/* above the change: an insertion where it starts is in it */
+				if (strcmp(str(e, "file"), str(s, "file")) || a > z || z > len ||
+				    z > changes[i].rs || a >= changes[i].rs)
+					continue;
+				for (size_t y = 0; y < nseen && !dup; y++)
+					dup = json_equal(seen[y], e);
+				if (dup)
+					continue;
+				seen = realloc(seen, (nseen + 1) * sizeof(*seen));
+				if (!seen)
+					abort();
+				seen[nseen++] = e;
+				shifts[i] += (long)count_lines(str(e, "text"));
+				for (size_t b = a; b < z; b++)
+					shifts[i] -= text[b] == '\n';
+			}
 		}
+		free(seen);
 	}
 	json_array_foreach(sites, i, s)
 	{
@@ -1052,9 +1180,15 @@ int html_report_write_from(FILE *o, json_t *report, const struct html_sources *s
 			     !strcmp(str(t, "call"), str(s, "call"));
 		}
 		occ[i] = n;
-		site(o, &pg, s, n, firsts[i], shifts[i]);
+		site(o, &pg, s, n, firsts[i], &changes[i], shifts[i]);
 	}
 	free(occ);
+	json_array_foreach(sites, i, s)
+	{
+		free(changes[i].old);
+		free(changes[i].new);
+	}
+	free(changes);
 	free(firsts);
 	free(shifts);
 	fputs("<script>", o);
