@@ -4,6 +4,11 @@
 #   sites-N.c   one driver function per site, N sites in one file (BENCH_SITES,
 #               default "8000 16000 32000")
 #   big.c       a ~20 MB file (BENCH_BIG_MB, default 20) with 3 sites
+#   wrappers-N.c  N static wrappers, each with one caller (issue 25 item 9: the
+#               wrapper fixpoint), and `migrate --patch` of it (one diff per file)
+#   onefunc-N.c N sites in one function (BENCH_SHAPE_SITES, default "2000 8000 32000")
+# For the shapes, per quadrupling of N the CPU time and peak RSS ratios: the goal is
+# at most 5x for 4x the sites (linear).
 # and measures `blkmig scan` and `blkmig migrate --check` on each (wall time and peak
 # RSS from /usr/bin/time).  Prints one line per run, and per doubling of the sites the
 # time ratio (2.0 is linear, 4.0 quadratic).  Numbers only; nothing here fails on speed.
@@ -45,6 +50,33 @@ with open(path, "w") as f:
         k += 1
 EOT
 }
+gen_shape() { # gen_shape wrappers|onefunc N FILE
+	python3 - "$1" "$2" "$3" <<'EOT'
+import sys
+shape, n, path = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+with open(path, "w") as f:
+    f.write("struct request;\nvoid end_request(struct request *rq, int uptodate);\n")
+    if shape == "wrappers":
+        for i in range(n):
+            f.write("static void w_%d(struct request *rq, int up)\n{\n\tend_request(rq, up);\n}\n"
+                    "void c_%d(struct request *rq, int ok)\n{\n\tw_%d(rq, ok ? 1 : 0);\n}\n"
+                    % (i, i, i))
+    else:
+        f.write("void done(struct request *rq, int ok)\n{\n")
+        for i in range(n):
+            f.write("\tif (ok == %d)\n\t\tend_request(rq, 1);\n" % i)
+        f.write("}\n")
+EOT
+}
+measure_cpu() { # measure_cpu LABEL CMD...: "LABEL CPU s RSS MB exit", CPU/RSS in $OUT/last
+	local label=$1 rc
+	shift
+	$TIME -f '%U %S %M' -o "$OUT/time.txt" "$@" >"$OUT/out.txt" 2>&1; rc=$?
+	read -r u s rss < <(tail -n 1 "$OUT/time.txt") # (after "Command exited ...")
+	cpu=$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.2f", u + s }')
+	printf '%-18s %8s s cpu %7d MB  exit %s\n' "$label" "$cpu" "$((rss / 1024))" "$rc"
+	echo "$cpu $rss" >"$OUT/last"
+}
 measure() { # measure LABEL CMD...: one line "LABEL  CMD  WALL s  RSS MB  exit"
 	local label=$1 rc
 	shift
@@ -73,4 +105,30 @@ for cmd in $CMDS; do
 	scan) measure "big-${BIG_MB}MB" "$B" scan -q --timeout 3600 --format brief "$f" ;;
 	migrate) measure "big-${BIG_MB}MB" "$B" migrate -q --check --timeout 3600 "$f" ;;
 	esac
+done
+
+# The shapes of issue 25 item 9, CPU time (the machine may be loaded) and peak RSS.
+SHAPE_SITES=${BENCH_SHAPE_SITES:-2000 8000 32000}
+for shape in wrappers onefunc patch; do
+	first=
+	for n in $SHAPE_SITES; do
+		src=$shape
+		[ $shape = patch ] && src=wrappers
+		f=$OUT/$src-$n.c
+		[ -s "$f" ] || gen_shape "$src" "$n" "$f"
+		case $shape in
+		patch) measure_cpu "$shape-$n" "$B" migrate -q --no-spatch --no-cache \
+			--timeout 3600 --patch "$OUT/shape.patch" "$f" ;;
+		*) measure_cpu "$shape-$n" "$B" migrate -q --check --no-spatch --no-cache \
+			--timeout 3600 "$f" ;;
+		esac
+		read -r cpu rss <"$OUT/last"
+		if [ -z "$first" ]; then
+			first="$n $cpu $rss"
+		else
+			read -r n0 c0 r0 <<<"$first"
+			awk -v n0="$n0" -v n="$n" -v c0="$c0" -v c="$cpu" -v r0="$r0" -v r="$rss" \
+				'BEGIN { r4 = c0 > 0 ? c / c0 : 0; printf "    x%.0f sites: cpu x%.1f, rss x%.1f (linear: x%.0f)\n", n / n0, r4, r / r0, n / n0 }'
+		fi
+	done
 done
