@@ -264,12 +264,130 @@ def paren(toks):
     return s
 
 
+INT_RE = r"^(\d+|0[xX][0-9a-fA-F]+)[uUlL]*$"
+CONSTS = {}      # file -> {NAME: its value, for the file's own #define NAME <int>}
+MACROS = set()   # every object-like or function-like macro name read so far
+
+
+def int_const(s):
+    """The value of an integer literal s (joined tokens), or None."""
+    if not re.match(INT_RE, s):
+        return None
+    s = re.sub(r"[uUlL]+$", "", s)
+    try:
+        return int(s, 8) if re.match(r"^0\d+$", s) else int(s, 0)
+    except ValueError:  # 08: no number
+        return None
+
+
+def blank_code(m):
+    """CODE_RE's match -> blanks: comments keep their newlines, a string or a
+    character constant is one token that is no number."""
+    t = m.group(0)
+    if t[:1] == "\x2f":
+        return "\n" * t.count("\n")
+    if t[:1] in ("\x22", "\x27"):
+        return " " + STRING_TOKEN + " "
+    return " "
+
+
+def include_dirs():
+    """spatch's -I DIR (and -IDIR) from our own command line (see facts_path)."""
+    try:
+        argv = [x.decode("utf-8", "replace") for x in
+                open("/proc/self/cmdline", "rb").read().split(b"\0")]
+    except OSError:
+        argv = []
+    out = []
+    for i, x in enumerate(argv):
+        if x == "-I" and i + 1 < len(argv):
+            out.append(argv[i + 1])
+        elif x.startswith("-I") and len(x) > 2:
+            out.append(x[2:])
+    return out
+
+
+def included_headers(f, text):
+    """The headers f includes that can be found: "x.h" beside it, <x/y.h> in
+    an include/ directory of the tree above it (the kernel tree's) or in a
+    directory given to spatch with -I.  Not followed further."""
+    out = local_headers(f, text)
+    for m in re.finditer(r"(?m)^[ \t]*\x23[ \t]*include[ \t]*<([^>]+)>", text):
+        d = os.path.dirname(os.path.abspath(f))
+        cands = []
+        while True:
+            cands.append(os.path.join(d, "include", m.group(1)))
+            up = os.path.dirname(d)
+            if up == d:
+                break
+            d = up
+        cands += [os.path.join(i, m.group(1)) for i in include_dirs()]
+        for h in cands:
+            if os.path.isfile(h):
+                out.append(h)
+                break
+    return out
+
+
+def read_consts(text, defs, bad):
+    """Add the object-like #define NAME <int constant> of text to defs."""
+    text = CODE_RE.sub(blank_code, text)
+    for line in text.split("\n"):
+        m = re.match(r"^\s*\x23\s*undef\s+([A-Za-z_]\w*)", line)
+        if m:
+            bad.add(m.group(1))
+            continue
+        m = re.match(r"^\s*\x23\s*define\s+([A-Za-z_]\w*)(.*)$", line)
+        if not m:
+            continue
+        name, body = m.group(1), m.group(2)
+        MACROS.add(name)
+        if body[:1] == "(":          # function-like
+            bad.add(name)
+            continue
+        b = "".join(strip_parens(tokens(body)))
+        v = int_const(b)
+        if v is None and re.match(r"^-\(?\d+\)?$", b):
+            v = -int(b.strip("-()"))
+        if v is None and re.match(r"^-\(?E[A-Z0-9]+\)?$", b):
+            v = b
+        if v is None or defs.get(name, v) != v:
+            bad.add(name)
+        else:
+            defs[name] = v
+
+
+def file_consts(f):
+    """The object-like macros of the file and of the headers it includes
+    (included_headers) whose body is an integer constant (0, 1, 0x2, -5,
+    -EIO, in parentheses or not), each defined once (or always alike) and
+    never #undef'd: NAME -> the value ("-Exxx" as text).  ps2esdi.c's FAIL
+    (0, from <linux/ps2esdi.h>)."""
+    if f is None:
+        return {}
+    if f not in CONSTS:
+        text = file_text(f)
+        defs, bad = {}, set()
+        try:
+            read_consts(text, defs, bad)
+            for h in included_headers(f, CODE_RE.sub(blank_code, text)):
+                read_consts(file_text(h), defs, bad)
+        except Exception:  # never let a lookup stop the conversion
+            defs = {}
+        CONSTS[f] = dict((k, v) for k, v in defs.items() if k not in bad)
+    return CONSTS[f]
+
+
 def err_value(u):
     """The 2.6.25 error value for an old uptodate expression u, or None."""
     toks = strip_parens(tokens(u))
     s = "".join(toks)
-    if re.match(r"^\d+[uUlL]*$", s) or re.match(r"^0[xX][0-9a-fA-F]+[uUlL]*$", s):
-        return "-EIO" if int(re.sub(r"[uUlL]+$", "", s), 0) == 0 else "0"
+    # a macro of the file that is a constant (ps2esdi.c: #define FAIL 0)
+    c = file_consts(CURFILE[0]).get(s) if re.match(r"^[A-Za-z_]\w*$", s) else None
+    if c is not None:
+        return "-EIO" if c == 0 else "0" if not isinstance(c, str) and c > 0 else s
+    if int_const(s) is not None:
+        return "-EIO" if int_const(s) == 0 else "0"
     if re.match(r"^-\(?E[A-Z0-9]+\)?$", s) or re.match(r"^-\d+$", s):
         return paren(toks)
     if s in ("true", "false"):
@@ -283,10 +401,22 @@ def err_value(u):
         if (ea, eb) == ("0", "1") and not has_side_effects("".join(c)):
             return "%s ? -EIO : 0" % paren(c)
     if bool_valued(toks):
+        # !x -> x ? -EIO : 0 (what 2.6.25's developers wrote, and the analyzer)
+        if toks[0] == "!" and (is_simple(toks[1:]) or
+                               strip_parens(toks[1:]) != toks[1:]):
+            inner = strip_parens(toks[1:])
+            x = paren(inner)
+            return ("%s ? -EIO : 0" if is_rq_expr(x) or inner == toks[1:]
+                    else "(%s) ? -EIO : 0") % x
         return "%s ? 0 : -EIO" % paren(toks)
     if has_side_effects(s):
         return None
     x = paren(toks)
+    # the exact mapping; an identifier or member chain needs no parentheses
+    # (a macro may stand for any expression: it keeps them)
+    file_consts(CURFILE[0])
+    if is_rq_expr(x) and not (set(re.findall(r"[A-Za-z_]\w*", x)) & MACROS):
+        return "%s > 0 ? 0 : (%s ? %s : -EIO)" % (x, x, x)
     return "(%s) > 0 ? 0 : ((%s) ? (%s) : -EIO)" % (x, x, x)
 
 
@@ -1262,6 +1392,16 @@ def site_ok(k):
 
 # --- uptodate variables (item 10) ---------------------------------------------
 def var_converted(f, func, name):
+    """Renamed error: it may be (var_convertible) and no other local of the
+    function may (two locals renamed error would clash: then none is; the
+    analyzer's localvar.c decides alike)."""
+    if not var_convertible(f, func, name):
+        return False
+    return not any(vf == f and vfunc == func and x != name and var_convertible(vf, vfunc, x)
+                   for (vf, vfunc, x) in list(VARS))
+
+
+def var_convertible(f, func, name):
     v = VARS.get((f, func, name))
     if v is None:
         return False
@@ -1295,11 +1435,42 @@ def assign_value(e):
     return None
 
 
+def value01(e, depth=0):
+    """Is the value of expression e always 0 or 1?  (a constant 0/1, also
+    one of the file's macros, a condition, c ? a : b of such values)"""
+    toks = strip_parens(tokens(e))
+    s = "".join(toks)
+    c = file_consts(CURFILE[0]).get(s) if re.match(r"^[A-Za-z_]\w*$", s) else None
+    if c is None:
+        c = int_const(s)
+    if c is not None or s in ("true", "false"):
+        return c in (0, 1) or s in ("true", "false")
+    if bool_valued(toks):
+        return True
+    tern = split_ternary(toks)
+    return tern is not None and depth < 3 and \
+        value01(" ".join(tern[1]), depth + 1) and value01(" ".join(tern[2]), depth + 1)
+
+
+def var_range01(f, func, name):
+    """A local only ever given 0 or 1 (every assignment and its initialiser;
+    no other write, no address taken)."""
+    v = VARS.get((f, func, name))
+    return v is not None and not v.get("mod") and bool(v["values"]) and \
+        all(value01(e) for e in v["values"])
+
+
 def E_of(k, u):
     func = FUNC_OF.get(k) or LEGACY.get(k, {}).get("func")
     n = norm(u)
+    # a wrapper's parameter that becomes error (wrappers.cocci)
+    if "wr_error" in globals() and wr_error(k, u):
+        return "error"
     if re.match(r"^[A-Za-z_]\w*$", n) and var_converted(k[0], func, n):
         return n
+    # a local that is only ever 0 or 1 needs no three-way mapping
+    if re.match(r"^[A-Za-z_]\w*$", n) and var_range01(k[0], func, n):
+        return "%s ? 0 : -EIO" % n
     return err_value(u)
 
 
@@ -1430,6 +1601,8 @@ def var_event(p, x, kind, e):
         v["assign_lhs"].append(key(p))
         v["values"].append(str(e))
         v["sites"].append(key(p))
+    elif kind == "mod":
+        v["mod"] = True
     elif kind == "init":
         v.setdefault("init", []).append(key(p))
         v["values"].append(str(e))
@@ -2908,6 +3081,51 @@ E << vasg.E;
 p << vasg.p;
 @@
 var_event(p, uv, "assign", E)
+
+// Writes other than `=` (their values are unknown): then the variable's
+// values are not only those assigned to it (value ranges, decide.cocci).
+@vmod depends on has_legacy@
+identifier uv : script:python() { is_var_name(uv) };
+expression E;
+position p;
+@@
+(
+uv@p++
+|
+uv@p--
+|
+ ++uv@p
+|
+ --uv@p
+|
+ &uv@p
+|
+uv@p += E
+|
+uv@p -= E
+|
+uv@p *= E
+|
+uv@p /= E
+|
+uv@p %= E
+|
+uv@p |= E
+|
+uv@p &= E
+|
+uv@p ^= E
+|
+uv@p <<= E
+|
+uv@p >>= E
+)
+
+@script:python@
+uv << vmod.uv;
+p << vmod.p;
+@@
+var_event(p, uv, "mod", None)
 
 // Functions that already use the name error (no rename there).
 @errid depends on has_legacy@

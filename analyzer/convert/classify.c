@@ -549,13 +549,20 @@ static void fill_common(struct plan *p, struct uptodate *u, struct bytes *b)
 		p->cx->wfunc[p->si] = (long)(p->f - p->cx->funcs);
 		p->cx->wparam[p->si] = u->param;
 	}
-	if (u->cls == BM_UT_BOOLEAN) {
+	/*
+	 * A local of the function as uptodate: localvar.c renames it to error
+	 * when every value it is given is a constant or a boolean (virtio_blk's
+	 * 1, -ENOTTY, 0 too, as spatch does).
+	 */
+	if (u->cls == BM_UT_BOOLEAN || u->cls == BM_UT_ERRNO) {
 		int a = node_strip(p->f, call_arg(p->f, p->F, 1));
 		CXCursor r;
 
 		if (a >= 0 && p->f->nodes[a].kind == CXCursor_DeclRefExpr) {
 			r = clang_getCursorReferenced(p->f->nodes[a].c);
-			if (clang_getCursorKind(r) == CXCursor_VarDecl) {
+			if (clang_getCursorKind(r) == CXCursor_VarDecl &&
+			    clang_getCursorKind(clang_getCursorSemanticParent(r)) ==
+				CXCursor_FunctionDecl) {
 				p->cx->lvar[p->si] = cursor_usr(r);
 				p->cx->lfunc[p->si] = (long)(p->f - p->cx->funcs);
 			}

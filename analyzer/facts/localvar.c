@@ -1,11 +1,15 @@
 /*
  * localvar.c - catalogue item 10's local variable: an `uptodate`-style
- * local that only ever holds 0/1 (or a boolean) and only feeds completion
- * calls becomes `error`, its assignments converted (1 -> 0, 0 -> -EIO,
- * c -> c ? 0 : -EIO), and the new calls take `error` as is.  Done only when
- * every completion using it is converted and every use of it is an
- * assignment or an uptodate argument; otherwise the sites keep the
- * equivalent `u ? 0 : -EIO`.
+ * local that is only ever given constants (0, 1, an errno: virtio_blk's
+ * 1, -ENOTTY, 0) or booleans, without side effects, and only feeds
+ * completion calls becomes `error`, its assignments converted (1 -> 0,
+ * 0 -> -EIO, -Exxx -> itself, c -> c ? 0 : -EIO, !x -> x ? -EIO : 0), and
+ * the new calls take `error` as is.  Done only when every completion using
+ * it is converted, every use of it is an assignment or an uptodate
+ * argument, and it is the only such local of its function (two would both
+ * become `error`); otherwise the sites keep their mapping (`u ? 0 : -EIO`
+ * for a 0/1 local, else the exact form).  The semantic patches decide alike
+ * (cocci/src/decide.cocci var_converted).
  */
 #include <string.h>
 
@@ -59,7 +63,12 @@ static bool rename_edits(struct ctx *cx, struct func *f, const char *usr, struct
 					init = c;
 			if (init >= 0) {
 				struct uptodate v;
+				char *it = node_text(t, &f->nodes[init]);
+				bool effects = has_side_effects_in(t, it);
 
+				free(it);
+				if (effects) /* the new value would drop them */
+					return false;
 				uptodate_classify(cx, f, init, &v);
 				if (v.cls != BM_UT_CONSTANT && v.cls != BM_UT_BOOLEAN) {
 					uptodate_free(&v);
@@ -99,6 +108,14 @@ static bool rename_edits(struct ctx *cx, struct func *f, const char *usr, struct
 			free(op);
 			if (!assign || rhs < 0)
 				return false;
+			{
+				char *it = node_text(t, &f->nodes[rhs]);
+				bool effects = has_side_effects_in(t, it);
+
+				free(it);
+				if (effects) /* the new value would drop them */
+					return false;
+			}
 			uptodate_classify(cx, f, rhs, &v);
 			if (v.cls != BM_UT_CONSTANT && v.cls != BM_UT_BOOLEAN) {
 				uptodate_free(&v);
@@ -146,10 +163,32 @@ static char *swap_arg(const char *text, const char *old)
 	return sbuf_take(&b);
 }
 
+static void scratch_free(struct bm_site *scratch)
+{
+	for (size_t e = 0; e < scratch->nedits; e++) {
+		free(scratch->edits[e].file);
+		free(scratch->edits[e].text);
+	}
+	free(scratch->edits);
+	memset(scratch, 0, sizeof(*scratch));
+}
+
+static bool same_var(struct ctx *cx, size_t a, size_t b)
+{
+	return cx->lvar[b] && cx->lfunc[b] == cx->lfunc[a] && !strcmp(cx->lvar[b], cx->lvar[a]);
+}
+
+/*
+ * Rename each variable that may be renamed; only one per function (two
+ * locals of one function both renamed to `error` would clash).  A function
+ * with two or more candidates renames none: they keep their mappings at the
+ * calls (the semantic patches decide alike).
+ */
 void locals_rename(struct ctx *cx)
 {
 	size_t nsites = cx->run->nsites;
 	bool *done = xcalloc(nsites + 1, sizeof(bool));
+	bool *lead_ok = xcalloc(nsites + 1, sizeof(bool));
 
 	for (size_t si = 0; si < nsites; si++) {
 		struct bm_site scratch = {0};
@@ -157,22 +196,35 @@ void locals_rename(struct ctx *cx)
 
 		if (done[si] || !cx->lvar[si] || cx->lfunc[si] < 0)
 			continue;
-		struct func *f = &cx->funcs[cx->lfunc[si]];
-
 		for (size_t sj = si; sj < nsites; sj++) {
-			if (!cx->lvar[sj] || cx->lfunc[sj] != cx->lfunc[si] ||
-			    strcmp(cx->lvar[sj], cx->lvar[si]))
+			if (!same_var(cx, si, sj))
 				continue;
 			done[sj] = true;
 			ok &= cx->run->sites[sj].verdict == BM_AUTO;
 		}
-		ok = ok && rename_edits(cx, f, cx->lvar[si], &scratch);
-		for (size_t sj = si; ok && sj < nsites; sj++) {
+		lead_ok[si] =
+		    ok && rename_edits(cx, &cx->funcs[cx->lfunc[si]], cx->lvar[si], &scratch);
+		scratch_free(&scratch);
+	}
+	for (size_t si = 0; si < nsites; si++) {
+		struct bm_site scratch = {0};
+		bool alone = true;
+
+		if (!lead_ok[si])
+			continue;
+		for (size_t sk = 0; sk < nsites; sk++)
+			if (sk != si && lead_ok[sk] && cx->lfunc[sk] == cx->lfunc[si])
+				alone = false;
+		if (!alone ||
+		    !rename_edits(cx, &cx->funcs[cx->lfunc[si]], cx->lvar[si], &scratch)) {
+			scratch_free(&scratch);
+			continue;
+		}
+		for (size_t sj = si; sj < nsites; sj++) {
 			struct bm_site *s = &cx->run->sites[sj];
 			char *r;
 
-			if (!cx->lvar[sj] || cx->lfunc[sj] != cx->lfunc[si] ||
-			    strcmp(cx->lvar[sj], cx->lvar[si]))
+			if (!same_var(cx, si, sj))
 				continue;
 			for (size_t e = 0; e < s->nedits; e++) {
 				r = swap_arg(s->edits[e].text, s->error_expr);
@@ -188,11 +240,8 @@ void locals_rename(struct ctx *cx)
 				edit_add(s, scratch.edits[e].file, scratch.edits[e].start,
 					 scratch.edits[e].end, scratch.edits[e].text);
 		}
-		for (size_t e = 0; e < scratch.nedits; e++) {
-			free(scratch.edits[e].file);
-			free(scratch.edits[e].text);
-		}
-		free(scratch.edits);
+		scratch_free(&scratch);
 	}
+	free(lead_ok);
 	free(done);
 }

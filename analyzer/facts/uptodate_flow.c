@@ -9,6 +9,7 @@
  *   wrapper_param  a parameter of the enclosing function (wrappers.c);
  *   unknown        side effects that the exact form would repeat.
  */
+#include <ctype.h>
 #include <string.h>
 
 #include "rewrite.h"
@@ -61,6 +62,26 @@ static bool is_boolean(struct tunit *t, const struct func *f, int n)
 	return false;
 }
 
+/* Is n always 0 or 1: a 0/1 constant, a boolean, or c ? a : b of such values? */
+static bool is_01(struct tunit *t, const struct func *f, int n, int depth)
+{
+	long long v;
+	int a, b;
+
+	n = node_strip(f, n);
+	if (n < 0)
+		return false;
+	if (eval_int(f, n, &v))
+		return v == 0 || v == 1;
+	if (is_boolean(t, f, n))
+		return true;
+	if (f->nodes[n].kind != CXCursor_ConditionalOperator || depth >= 3)
+		return false;
+	a = node_child(f, n, 1);
+	b = node_child(f, n, 2);
+	return a >= 0 && b >= 0 && is_01(t, f, a, depth + 1) && is_01(t, f, b, depth + 1);
+}
+
 /* RHS values a local variable is ever given: all 0/1 constants or booleans? */
 static int local_kind(struct ctx *cx, struct func *f, const char *usr)
 {
@@ -87,16 +108,8 @@ static int local_kind(struct ctx *cx, struct func *f, const char *usr)
 				free(u);
 			}
 		}
-		if (rhs >= 0) {
-			long long v;
-
-			if (eval_int(f, rhs, &v)) {
-				if (v != 0 && v != 1)
-					kind = 2;
-			} else if (!is_boolean(t, f, rhs)) {
-				kind = 2;
-			}
-		}
+		if (rhs >= 0 && !is_01(t, f, rhs, 0))
+			kind = 2;
 	}
 	return kind;
 }
@@ -127,6 +140,33 @@ static bool returns_boolean(struct ctx *cx, struct func *g)
 	return returns > 0;
 }
 
+/*
+ * Is n, written as text (an identifier or member chain), that variable or
+ * member itself, not a macro that stands for an expression (whose text
+ * would need its parentheses in the exact mapping)?
+ */
+static bool plain_operand(const struct func *f, int n, const char *text)
+{
+	CXString sp;
+	const char *nm;
+	size_t ln, lt;
+	bool r;
+
+	while (n >= 0 && f->nodes[n].kind == CXCursor_UnexposedExpr && node_nchildren(f, n) == 1)
+		n = f->nodes[n].first;
+	if (n < 0 || (f->nodes[n].kind != CXCursor_DeclRefExpr &&
+		      f->nodes[n].kind != CXCursor_MemberRefExpr))
+		return false;
+	sp = clang_getCursorSpelling(f->nodes[n].c);
+	nm = clang_getCString(sp);
+	ln = strlen(nm);
+	lt = strlen(text);
+	r = ln && lt >= ln && !strcmp(text + lt - ln, nm) &&
+	    (lt == ln || !(isalnum((unsigned char)text[lt - ln - 1]) || text[lt - ln - 1] == '_'));
+	clang_disposeString(sp);
+	return r;
+}
+
 static void classify(struct ctx *cx, struct func *f, int n, struct uptodate *u, int depth)
 {
 	struct tunit *t = &cx->tus[f->tu];
@@ -153,11 +193,19 @@ static void classify(struct ctx *cx, struct func *f, int n, struct uptodate *u, 
 	if (is_boolean(t, f, s)) {
 		u->cls = BM_UT_BOOLEAN;
 		if (f->nodes[s].kind == CXCursor_UnaryOperator) {
-			char *x = node_text(t, &f->nodes[node_strip(f, f->nodes[s].first)]);
+			/* !x -> x ? -EIO : 0; !(a || b) -> (a || b) ? -EIO : 0 */
+			int c = f->nodes[s].first;
+			char *x = node_text(t, &f->nodes[node_strip(f, c)]);
 			const char *inner = x;
 
-			u->error_expr = xasprintf(
-			    is_simple_operand(inner) ? "%s ? -EIO : 0" : "(%s) ? -EIO : 0", inner);
+			while (c >= 0 && f->nodes[c].kind == CXCursor_UnexposedExpr &&
+			       node_nchildren(f, c) == 1)
+				c = f->nodes[c].first;
+			u->error_expr = xasprintf(is_simple_operand(inner) || c < 0 ||
+							  f->nodes[c].kind != CXCursor_ParenExpr
+						      ? "%s ? -EIO : 0"
+						      : "(%s) ? -EIO : 0",
+						  inner);
 			free(x);
 		} else {
 			char *x = node_text(t, &f->nodes[s]);
@@ -242,7 +290,8 @@ static void classify(struct ctx *cx, struct func *f, int n, struct uptodate *u, 
 		return;
 	}
 	u->cls = BM_UT_ERRNO;
-	if (is_simple_operand(u->expr))
+	/* a macro may stand for any expression: it keeps the parentheses */
+	if (is_simple_operand(u->expr) && plain_operand(f, n, u->expr))
 		u->error_expr =
 		    xasprintf("%s > 0 ? 0 : (%s ? %s : -EIO)", u->expr, u->expr, u->expr);
 	else

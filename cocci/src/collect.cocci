@@ -606,6 +606,51 @@ p << vasg.p;
 @@
 var_event(p, uv, "assign", E)
 
+// Writes other than `=` (their values are unknown): then the variable's
+// values are not only those assigned to it (value ranges, decide.cocci).
+@vmod depends on has_legacy@
+identifier uv : script:python() { is_var_name(uv) };
+expression E;
+position p;
+@@
+(
+uv@p++
+|
+uv@p--
+|
+ ++uv@p
+|
+ --uv@p
+|
+ &uv@p
+|
+uv@p += E
+|
+uv@p -= E
+|
+uv@p *= E
+|
+uv@p /= E
+|
+uv@p %= E
+|
+uv@p |= E
+|
+uv@p &= E
+|
+uv@p ^= E
+|
+uv@p <<= E
+|
+uv@p >>= E
+)
+
+@script:python@
+uv << vmod.uv;
+p << vmod.p;
+@@
+var_event(p, uv, "mod", None)
+
 // Functions that already use the name error (no rename there).
 @errid depends on has_legacy@
 identifier e =~ "^error$";

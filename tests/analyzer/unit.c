@@ -303,7 +303,9 @@ static void test_flow(void)
 	    {15, "constant", "-ENOMEM"},
 	    {16, "boolean", "x ? -EIO : 0"},
 	    {17, "boolean", "x > 0 && x < 9 ? 0 : -EIO"},
-	    {18, "boolean", "error"}, /* the local becomes error (item 10) */
+	    /* ok and err could each become error (item 10): two in one function,
+	     * so neither does (they would clash; the semantic patches agree) */
+	    {18, "boolean", "ok ? 0 : -EIO"},
 	    {19, "errno_capable", "err > 0 ? 0 : (err ? err : -EIO)"},
 	    {20, "errno_capable", "rq->errors > 0 ? 0 : (rq->errors ? rq->errors : -EIO)"},
 	    {21, "unknown", ""},

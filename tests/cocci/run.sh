@@ -255,7 +255,7 @@ cp "$here/facts/xq_main.c" "$here/facts/xq_done.c" "$ftree/drivers/xq/"
 (cd "$top" && make --no-print-directory cocci-convert TREE="$ftree") \
 	>"$tmp/facts.out" 2>&1
 if grep -q "xq_done.c:13:.*WARNING blkmig/pair" "$tmp/facts-alone.rep" &&
-	grep -q "^	blk_end_request(rq, (ok) > 0 ? 0 : ((ok) ? (ok) : -EIO)," "$ftree/drivers/xq/xq_done.c" &&
+	grep -q "^	blk_end_request(rq, ok > 0 ? 0 : (ok ? ok : -EIO)," "$ftree/drivers/xq/xq_done.c" &&
 	! grep -q "flags\|xq_lock)" "$ftree/drivers/xq/xq_done.c" &&
 	grep -q "^blkmig: converted 2 of 2 " "$tmp/facts.out" &&
 	cmp -s "$here/facts/xq_main.c" "$ftree/drivers/xq/xq_main.c"; then
@@ -338,7 +338,7 @@ cc_run context "$cc_dir/blk_end_request.cocci" -D facts="$tmp/cc.facts" >"$tmp/c
 cc_run org "$cc_dir/blk_end_request.cocci" -D facts="$tmp/cc.facts" >"$tmp/cc.org" 2>&1
 if [ "$(grep -c 'xq_done.c:1[0-9]:.*INFO blkmig/pair-around' "$tmp/cc.report")" = 2 ] &&
 	[ ! -s "$tmp/cc.facts.out" ] &&
-	grep -q '^+	blk_end_request(rq, (ok) > 0 ? 0 : ((ok) ? (ok) : -EIO),' "$tmp/cc.patch" &&
+	grep -q '^+	blk_end_request(rq, ok > 0 ? 0 : (ok ? ok : -EIO),' "$tmp/cc.patch" &&
 	grep -q '^-.*end_that_request_last' "$tmp/cc.patch" &&
 	grep -q '^-.*end_that_request_first' "$tmp/cc.context" &&
 	[ "$(grep -c '^\* TODO .*INFO blkmig/pair-around' "$tmp/cc.org")" = 2 ]; then

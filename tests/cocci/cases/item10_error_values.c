@@ -47,7 +47,7 @@ static void ev_local(struct request_queue *q)
 	}
 }
 
-/* Also used elsewhere: keeps its name, gets the exact mapping. */
+/* Also used elsewhere: keeps its name; only ever 1, so uptodate ? 0 : -EIO. */
 static void ev_shared(struct request_queue *q)
 {
 	struct request *rq;

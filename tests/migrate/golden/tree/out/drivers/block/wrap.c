@@ -17,8 +17,7 @@ static void wrap_end_request(struct request *rq, int uptodate)
 {
 	if (!uptodate)
 		printk(KERN_ERR "wrap: I/O error\n");
-	__blk_end_request(rq,
-			  (uptodate) > 0 ? 0 : ((uptodate) ? (uptodate) : -EIO),
+	__blk_end_request(rq, uptodate > 0 ? 0 : (uptodate ? uptodate : -EIO),
 			  blk_rq_cur_bytes(rq));
 }
 
