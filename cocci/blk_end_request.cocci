@@ -1015,6 +1015,8 @@ def decide_pair_uncached(k1):
                 for c in chains:
                     if c in pr.setdefault("hoist", {}):
                         return ("report", "'%s' is read more than once after the data completion: hoist it by hand" % c)
+                    if hoist_type(c) is None:
+                        return ("report", "'%s' between the data completion and end_that_request_last reads %s, which __blk_end_request may free, and its type is not known without the kernel's headers: hoist that read before the call by hand" % (one_line(s["text"]), c))
                     pr["hoist"][c] = None
         if pr.get("hoist"):
             name_hoists(f, func, pr)
@@ -1144,7 +1146,8 @@ def hoistable_reads(text, r):
 
 
 def name_hoists(f, func, pr):
-    """A local name for each hoisted read: its last field, made unique."""
+    """A local name for each hoisted read: saved_ and its last field (the
+    analyzer's name), made unique."""
     words = set(LOCALS.get((f, func), set()))
     for s in STMTS.get((f, func), []):
         toks = tokens(s["text"])
@@ -1152,7 +1155,7 @@ def name_hoists(f, func, pr):
                      if re.match(r"^[A-Za-z_]\w*$", t) and
                      not (i and toks[i - 1] in ("->", ".")))
     for c in list(pr["hoist"]):
-        base = re.split(r"->|\.", c)[-1]
+        base = "saved_" + re.split(r"->|\.", c)[-1]
         name, n = base, 1
         while name in words or name in C_KEYWORDS:
             n += 1
@@ -1366,6 +1369,17 @@ def decide_last_only1(k):
     if calls:
         return ("report", "this driver ends bios itself (bio_endio at line %d of this file) without advancing the request: blk_rq_bytes(rq) would complete them a second time and 0 bytes would leave the request pending; decide whether to drop the driver's own bio completion and pass blk_rq_bytes(rq)" % calls[0])
     return ("convert", None)
+
+
+def last_only_hk(p):
+    """Is the call at p a last-only final step that patch mode converts (the
+    housekeeping right before it then goes)?"""
+    k = orig_key(p, "end_that_request_last")
+    if k is None or k in P2 or failed():
+        return False
+    if any(k in (k1, lo["k2"], lo["k3"]) for k1, lo in LEFTOVER.items()):
+        return False
+    return site_ok(k)
 
 
 def site_ok(k):
@@ -3247,6 +3261,410 @@ p << fin.p;
 finalize(CURFILE[0])
 
 
+// ==== src/wrappers.cocci ====================================================
+@initialize:python@
+@@
+# The wrapper groups of the current file: {"file", "ready", "conv": {(func,
+# param name): True}, "idx": {(func, param name): index}, "why": {...}}.
+WR = {"file": None}
+
+
+def wr_strip(toks):
+    return strip_parens([t for t in toks])
+
+
+def wr_text(toks):
+    return paren(toks) if toks else ""
+
+
+def wr_defs(f):
+    """The function definitions of file f, from its code tokens: name ->
+    dict(params: [names], static, body: (first, last) token indexes), and
+    every call in a body: (caller, callee, [argument token lists]); the
+    names used other than as a call or a definition."""
+    toks = [t for t, _ in code_tokens(file_text(f))]
+    defs, calls, refs = {}, [], []
+    i, n, depth = 0, len(toks), 0
+    while i < n:
+        t = toks[i]
+        if t == "{":
+            depth += 1
+        elif t == "}":
+            depth -= 1
+        elif depth == 0 and is_ident(t) and t not in C_KEYWORDS and \
+                i + 1 < n and toks[i + 1] == "(":
+            j = match_fwd([(x,) for x in toks], i + 1)
+            if j + 1 < n and toks[j + 1] == "{":
+                params, cur, d = [], [], 0
+                for x in toks[i + 2:j]:
+                    if x in "([":
+                        d += 1
+                    elif x in ")]":
+                        d -= 1
+                    if x == "," and d == 0:
+                        params.append(cur)
+                        cur = []
+                    else:
+                        cur.append(x)
+                if cur:
+                    params.append(cur)
+                names = []
+                for pt in params:
+                    ids = [x for x in pt if is_ident(x) and x not in C_KEYWORDS]
+                    names.append(ids[-1] if len(ids) >= 2 or (ids and len(pt) > 1) else "")
+                head, h = [], i - 1
+                while h >= 0 and (is_ident(toks[h]) or toks[h] == "*"):
+                    head.append(toks[h])
+                    h -= 1
+                end = match_fwd([(x,) for x in toks], j + 1)
+                defs[t] = {"params": names, "static": "static" in head,
+                           "body": (j + 1, end), "ptoks": (i + 2, j)}
+                i = end + 1
+                continue
+        i += 1
+    for name, d in defs.items():
+        a, b = d["body"]
+        for i in range(a, b):
+            t = toks[i]
+            if not is_ident(t) or t in C_KEYWORDS or toks[i - 1] in (".", "->"):
+                continue
+            if toks[i + 1] == "(" and toks[i - 1] != "&":
+                j = match_fwd([(x,) for x in toks], i + 1)
+                args, cur, dd = [], [], 0
+                for x in toks[i + 2:j]:
+                    if x in "([":
+                        dd += 1
+                    elif x in ")]":
+                        dd -= 1
+                    if x == "," and dd == 0:
+                        args.append(cur)
+                        cur = []
+                    else:
+                        cur.append(x)
+                if cur or args:
+                    args.append(cur)
+                calls.append((name, t, args, i))
+            else:
+                refs.append((name, t, i))
+    # a defined function's name outside any body and not its definition
+    # (an ops table, a macro body) is a use other than a call
+    inside = set()
+    for d in defs.values():
+        inside.update(range(d["body"][0], d["body"][1] + 1))
+        inside.update(range(d["ptoks"][0] - 2, d["ptoks"][1] + 1))
+    for i, t in enumerate(toks):
+        if t in defs and i not in inside:
+            refs.append((None, t, i))
+    return toks, defs, calls, refs
+
+
+def wr_bool_local(toks, d, name):
+    """A local of the function d whose every store is 0, 1 or a condition
+    (no other write, no address taken)."""
+    a, b = d["body"]
+    seen = False
+    for i in range(a, b):
+        if toks[i] != name or toks[i - 1] in (".", "->"):
+            continue
+        nx, pv = toks[i + 1], toks[i - 1]
+        if pv in ("++", "--", "&") and toks[i - 2] not in (")", "]") and \
+                not is_ident(toks[i - 2]) and not re.match(r"^\d", toks[i - 2]):
+            return False
+        if nx in ("++", "--") or (nx.endswith("=") and nx not in ("==", "!=", "<=", ">=", "=")):
+            return False
+        if nx == "=":
+            j, dd = i + 2, 0
+            while j < b and not (dd == 0 and toks[j] in (";", ",")):
+                if toks[j] in "([":
+                    dd += 1
+                elif toks[j] in ")]":
+                    dd -= 1
+                j += 1
+            rhs = " ".join(toks[i + 2:j])
+            ok = value01(rhs) if "value01" in globals() else \
+                (err_value(rhs) in ("0", "-EIO") or bool_valued(tokens(rhs)))
+            if not ok:
+                return False
+            seen = True
+    return seen
+
+
+def wr_arg_value(f, caller, arg, toks=None, defs=None):
+    """(error value, 0-or-1?) of a caller's argument, or (None, why)."""
+    s = wr_strip(list(arg))
+    a = wr_text(s)
+    if not s:
+        return (None, "an empty argument")
+    if has_side_effects("".join(s)):
+        return (None, "the argument '%s' has side effects" % a)
+    if len(s) == 1 and is_ident(s[0]) and toks is not None and caller in defs and \
+            (CURFILE[0], caller, s[0]) not in PARAMS and \
+            s[0] in LOCALS.get((CURFILE[0], caller), set()) and \
+            wr_bool_local(toks, defs[caller], s[0]):
+        return ("%s ? 0 : -EIO" % s[0], True)
+    v = err_value(a)
+    if v is None:
+        return (None, "the argument '%s' cannot be turned into an error value" % a)
+    j = "".join(s)
+    b01 = value01(a) if "value01" in globals() else \
+        (bool_valued(s) or re.match(r"^\d+[uUlL]*$", j) is not None)
+    nonneg = b01 or re.match(r"^(\d+[uUlL]*|0[xX][0-9a-fA-F]+[uUlL]*|true|false)$", j) is not None
+    return (v, nonneg)
+
+
+def wr_compute(f):
+    if WR.get("file") == f and WR.get("ready"):
+        return WR
+    WR.clear()
+    WR.update({"file": f, "ready": False, "conv": {}, "why": {}, "idx": {}})
+    if failed():
+        WR["ready"] = True
+        return WR
+    try:
+        wr_compute1(f)
+    except Exception as e:
+        WR["conv"] = {}
+        WR["error"] = "%s: %s" % (type(e).__name__, e)
+    WR["ready"] = True
+    return WR
+
+
+def wr_compute1(f):
+    toks, defs, calls, refs = wr_defs(f)
+    members, parent = [], {}
+
+    def find(x):
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    def add(m):
+        if m not in parent:
+            parent[m] = m
+            members.append(m)
+            return True
+        return False
+
+    for k, lg in LEGACY.items():
+        if k[0] != f or lg.get("macro") or lg["func"] not in defs:
+            continue
+        u = wr_strip(tokens(lg["U"]))
+        ps = defs[lg["func"]]["params"]
+        if len(u) == 1 and u[0] in ps:
+            add((lg["func"], ps.index(u[0])))
+    grew = True
+    while grew:
+        grew = False
+        for caller, g, args, _ in calls:
+            if g not in defs or re.match(LEGACY_RE, g) or caller not in defs:
+                continue
+            for m in list(members):
+                if m[0] != g or m[1] >= len(args):
+                    continue
+                a = wr_strip(args[m[1]])
+                cps = defs[caller]["params"]
+                if len(a) == 1 and a[0] in cps:
+                    c = (caller, cps.index(a[0]))
+                    grew |= add(c)
+                    parent[find(m)] = find(c)
+    groups = {}
+    for m in members:
+        groups.setdefault(find(m), []).append(m)
+    for r, ms in groups.items():
+        why = None
+        for m in ms:
+            why = wr_check(f, toks, defs, calls, refs, ms, m)
+            if why:
+                break
+        for m in ms:
+            pn = defs[m[0]]["params"][m[1]]
+            WR["idx"][(m[0], pn)] = m[1]
+            if why:
+                WR["why"][(m[0], pn)] = why
+            else:
+                WR["conv"][(m[0], pn)] = True
+
+
+def wr_check(f, toks, defs, calls, refs, ms, m):
+    """Why member m = (function, parameter index) of the group ms cannot
+    become error, or None."""
+    fn, pi = m
+    d = defs[fn]
+    pn = d["params"][pi]
+    if not pn:
+        return "%s(): unnamed parameter" % fn
+    if not d["static"]:
+        return "%s() passes its parameter '%s' on as uptodate, but it is not static: callers outside this file would keep passing uptodate" % (fn, pn)
+    if (f, fn) in NONCALL or any(t == fn for (_, t, _) in refs):
+        return "%s() passes '%s' on as uptodate and is used other than by a call (a function pointer)" % (fn, pn)
+    if (f, fn) not in FUNCS_SEEN:
+        return "%s() was not parsed by spatch" % fn
+    a, b = d["body"]
+    p0, p1 = d["ptoks"]
+    for i in list(range(p0, p1)) + list(range(a, b)):
+        if toks[i] == "error" and pn != "error" and toks[i - 1] not in (".", "->") and \
+                not (toks[i - 1] == "goto") and \
+                not (toks[i + 1] == ":" and toks[i - 1] in (";", "{", "}")):
+            return "%s() already uses the name 'error'" % fn
+    flips = False
+    nlegacy = 0
+    for i in range(a, b):
+        if toks[i] != pn or toks[i - 1] in (".", "->"):
+            continue
+        pv, nx = toks[i - 1], toks[i + 1]
+        # an argument of a call: which call, which argument
+        call = None
+        for caller, g, args, ci in calls:
+            if caller != fn or not (ci + 1 < i):
+                continue
+            j = match_fwd([(x,) for x in toks], ci + 1)
+            if j < i:
+                continue
+            # position i inside this call's parentheses: the innermost wins
+            if call is None or ci > call[3]:
+                call = (caller, g, args, ci)
+        if call is not None and pv in ("(", ",") and nx in (")", ","):
+            g, args, ci = call[1], call[2], call[3]
+            # the argument index of token i
+            k, dd = 0, 0
+            for x in range(ci + 2, i):
+                if toks[x] in "([":
+                    dd += 1
+                elif toks[x] in ")]":
+                    dd -= 1
+                elif toks[x] == "," and dd == 0:
+                    k += 1
+            if wr_strip(args[k]) == [pn]:
+                if re.match(LEGACY_RE, g) and k == 1:
+                    nlegacy += 1
+                    continue
+                if (g, k) in ms:
+                    continue
+        # !uptodate is 0 or 1 and error is 0 or -EIO: the same only as a
+        # test, so only as the whole condition of an if or a while
+        if pv == "!" and toks[i - 2] == "(" and toks[i - 3] in ("if", "while") and nx == ")":
+            flips = True
+            continue
+        if pv == "(" and toks[i - 2] in ("if", "while") and nx == ")":
+            flips = True
+            continue
+        return "%s(): the parameter '%s' is used in a way that is not converted to an error value" % (fn, pn)
+    sites = [k for k, lg in LEGACY.items() if k[0] == f and lg["func"] == fn
+             and wr_strip(tokens(lg["U"])) == [pn]]
+    if len(sites) != nlegacy:
+        return "%s(): a legacy call with '%s' was not analysed" % (fn, pn)
+    for k in sites:
+        if any(k in (k1, lo["k2"], lo["k3"]) for k1, lo in LEFTOVER.items()):
+            return "%s(): the leftover shape maps '%s' itself" % (fn, pn)
+        if not site_ok(k):
+            return "another completion through the same wrapper parameter (line %d) is left" % k[1]
+    mine = [c for c in calls if c[1] == fn]
+    if len(mine) != len([c for c in CALLS.get((f, fn), []) if FUNC_OF.get(c)]):
+        return "a call of %s() is in a function spatch did not parse" % fn
+    for caller, g, args, ci in mine:
+        if pi >= len(args):
+            return "a call of %s() lacks the argument" % fn
+        a1 = wr_strip(args[pi])
+        if len(a1) == 1 and caller in defs and a1[0] in defs[caller]["params"] and \
+                (caller, defs[caller]["params"].index(a1[0])) in ms:
+            continue
+        v, ok = wr_arg_value(f, caller, args[pi], toks, defs)
+        if v is None:
+            return "the argument of %s() in %s(): %s" % (fn, caller, ok)
+        if flips and not ok:
+            return "%s() tests '%s' and %s() passes '%s', which may be negative: the flipped test would read it differently" % (fn, pn, caller, wr_text(a1))
+    return None
+
+
+def wr_param(func, uv):
+    """Is uv the parameter of func that patch mode renames to error?"""
+    w = WR if WR.get("file") == CURFILE[0] and WR.get("ready") else None
+    return w is not None and not failed() and w["conv"].get((str(func), str(uv)), False)
+
+
+def wr_error(k, u):
+    """"error" for the uptodate value u of the legacy call k when u is a
+    converted wrapper parameter, else None."""
+    lg = LEGACY.get(k)
+    if lg is None or WR.get("file") != k[0] or not WR.get("ready"):
+        return None
+    s = wr_strip(tokens(u))
+    if len(s) == 1 and wr_param(lg["func"], s[0]):
+        return "error"
+    return None
+
+
+def wr_callee(g):
+    return WR.get("ready") and any(fn == str(g) for (fn, _) in WR["conv"])
+
+
+def wr_new_arg(caller, g, n, A):
+    """The converted argument A at index n of a call of the converted
+    wrapper g in caller, or None (not that parameter, or the caller's own
+    parameter of the group, renamed with it)."""
+    g, caller = str(g), str(caller)
+    pn = next((p for (fn, p), i in WR["idx"].items() if fn == g and i == n
+               and WR["conv"].get((fn, p))), None)
+    if pn is None or failed():
+        return None
+    a = wr_strip(tokens(A))
+    if len(a) == 1 and WR["conv"].get((caller, a[0])):
+        return None
+    if "defs" not in WR:
+        WR["defs"] = wr_defs(CURFILE[0])
+    toks, defs, _, _ = WR["defs"]
+    v, ok = wr_arg_value(CURFILE[0], caller, tokens(A), toks, defs)
+    return v
+
+
+def wr_nargs(es):
+    """The number of expressions in the text of an expression list."""
+    t = tokens(es)
+    if not t:
+        return 0
+    n, d = 1, 0
+    for x in t:
+        if x in "([{":
+            d += 1
+        elif x in ")]}":
+            d -= 1
+        elif x == "," and d == 0:
+            n += 1
+    return n
+
+
+def wr_why(k):
+    """Why the wrapper parameter of site k stays an uptodate value, or None."""
+    lg = LEGACY.get(k)
+    if lg is None or WR.get("file") != k[0]:
+        return None
+    s = wr_strip(tokens(lg["U"]))
+    return WR["why"].get((lg["func"], s[0])) if len(s) == 1 else None
+
+// The groups, once everything of the original file is collected.
+@wrfin depends on has_legacy@
+position p;
+@@
+(
+end_that_request_first@p(...)
+|
+end_that_request_chunk@p(...)
+|
+end_that_request_last@p(...)
+|
+end_request@p(...)
+|
+end_queued_request@p(...)
+|
+end_dequeued_request@p(...)
+)
+
+@script:python@
+p << wrfin.p;
+@@
+wr_compute(CURFILE[0])
+
 // ==== src/hoist.cocci =======================================================
 // ---------------------------------------------------------------------------
 // 5. Patch mode: the conversions.
@@ -3254,6 +3672,57 @@ finalize(CURFILE[0])
 // Item 3: reads through the request after the data completion, which may
 // now free it, are hoisted into a local taken before the call.  This is the
 // first rewrite, so the positions are still those of the original file.
+// Where the field's type is known (2.6.24's struct request and struct
+// gendisk: HOIST_TYPES) the local is declared with the function's other
+// declarations, as the analyzer does (void *saved_private_data; ...
+// saved_private_data = req->rq_disk->private_data;): no declaration among
+// the statements.  spatch reads no kernel header (--no-includes): a read of
+// a field not in HOIST_TYPES is not hoisted (decide.cocci leaves the site,
+// "hoist that read before the call by hand"), as the analyzer leaves one
+// whose type clang cannot spell.
+@initialize:python@
+@@
+# field -> type, for reads R->field (struct request) and R->rq_disk->field
+# (struct gendisk) of Linux 2.6.24
+HOIST_TYPES = {
+    "request": {"rq_disk": "struct gendisk *", "q": "struct request_queue *",
+                "special": "void *", "end_io_data": "void *", "sense": "void *",
+                "buffer": "char *", "data": "void *", "errors": "int",
+                "bio": "struct bio *", "completion_data": "void *",
+                "sector": "sector_t", "hard_sector": "sector_t",
+                "nr_sectors": "unsigned long", "hard_nr_sectors": "unsigned long",
+                "current_nr_sectors": "unsigned int",
+                "hard_cur_sectors": "unsigned int", "data_len": "unsigned int",
+                "cmd_flags": "unsigned int", "tag": "int",
+                "start_time": "unsigned long"},
+    "gendisk": {"private_data": "void *", "queue": "struct request_queue *",
+                "major": "int", "first_minor": "int", "minors": "int"},
+}
+
+
+def hoist_type(e):
+    """The declared type of the hoisted read e, or None (unknown)."""
+    parts = re.split(r"->", norm(e))
+    if len(parts) == 2:
+        return HOIST_TYPES["request"].get(parts[1])
+    if len(parts) == 3 and parts[1] == "rq_disk":
+        return HOIST_TYPES["gendisk"].get(parts[2])
+    return None
+
+
+HOISTED = {}     # (file, function, local) -> its type, for the declaration
+
+
+def hoist_typed(p1, e):
+    t = hoist_type(e)
+    if t is not None:
+        HOISTED[(CURFILE[0], PAIRS[key(p1)]["func"], hoist_name(p1, e))] = t
+    return t is not None
+
+
+def hoisted_local(fn, v):
+    return not failed() and (CURFILE[0], str(fn), str(v)) in HOISTED
+
 @hzx depends on has_legacy && (patch) exists@
 identifier fst =~ "^end_that_request_(first|chunk)$";
 identifier R;
@@ -3279,10 +3748,10 @@ identifier hzx.fst, hzx.R;
 expression hzx.U, hzx.N, hzx.E;
 statement hzx.S;
 position hzx.pe;
-position p1 : script:python(E, pe) { hoist_pair(p1) and hoist_name(p1, E) is not None and in_hoist_window(p1, pe) };
+position p1 : script:python(E, pe) { hoist_pair(p1) and hoist_name(p1, E) is not None and in_hoist_window(p1, pe) and hoist_typed(p1, E) };
 identifier hzxv.v;
 @@
-+ typeof(E) v = E;
++ v = E;
   if (fst@p1(R, U, N)) S
   ...
 - E@pe
@@ -3309,16 +3778,42 @@ coccinelle.v = cocci.make_ident(n if n else "blkmig_unused")
 identifier hzb.fst, hzb.R;
 expression hzb.U, hzb.N, hzb.E;
 position hzb.pe;
-position p1 : script:python(E, pe) { hoist_pair(p1) and hoist_name(p1, E) is not None and in_hoist_window(p1, pe) };
+position p1 : script:python(E, pe) { hoist_pair(p1) and hoist_name(p1, E) is not None and in_hoist_window(p1, pe) and hoist_typed(p1, E) };
 identifier hzbv.v;
 @@
-+ typeof(E) v = E;
++ v = E;
   if (!fst@p1(R, U, N)) {
   <...
 - E@pe
 + v
   ...>
   }
+
+// The declarations of the typed hoisted locals, first in the function.
+@hzd depends on has_legacy && (patch)@
+identifier fn;
+identifier v;
+position p : script:python(v) { hoisted_local(p[0].current_element, v) };
+@@
+fn(...) {
+<+... v@p ...+>
+}
+
+@script:python hzdv@
+fn << hzd.fn;
+v << hzd.v;
+t;
+@@
+coccinelle.t = cocci.make_type(HOISTED[(CURFILE[0], str(fn), str(v))])
+
+@depends on has_legacy && (patch)@
+identifier hzd.fn, hzd.v;
+type hzdv.t;
+@@
+fn(...) {
++ t v;
+...
+}
 
 // uptodate variables: assignments and initialisers take error values (the
 // pattern x = E also matches the initialiser of a declaration).
@@ -3964,7 +4459,53 @@ identifier wrv.nf;
 - w@p(R, U)
 + nf(R, e, b)
 
-// end_that_request_last alone (no data completion in its function).
+// end_that_request_last alone (no data completion in its function): the
+// housekeeping right before it goes, as the analyzer drops it (the final
+// step of the new call adds the randomness and dequeues a request still
+// queued itself, under the queue lock; nothing runs in between).  Twice:
+// randomness and dequeue may both stand there.
+@snapdq depends on has_legacy && (patch)@
+position p;
+@@
+end_that_request_last@p(...)
+
+@script:python@
+p << snapdq.p;
+@@
+snap(p, "end_that_request_last")
+
+@depends on has_legacy && (patch)@
+expression R, U;
+position p : script:python() { last_only_hk(p) };
+@@
+(
+- blkdev_dequeue_request(R);
+|
+- add_disk_randomness(R->rq_disk);
+)
+  end_that_request_last@p(R, U);
+
+@snapdq2 depends on has_legacy && (patch)@
+position p;
+@@
+end_that_request_last@p(...)
+
+@script:python@
+p << snapdq2.p;
+@@
+snap(p, "end_that_request_last")
+
+@depends on has_legacy && (patch)@
+expression R, U;
+position p : script:python() { last_only_hk(p) };
+@@
+(
+- blkdev_dequeue_request(R);
+|
+- add_disk_randomness(R->rq_disk);
+)
+  end_that_request_last@p(R, U);
+
 @snaplo depends on has_legacy && (patch)@
 position p;
 @@
@@ -4083,6 +4624,105 @@ position p : script:python() { end_io_error_ok(p) };
 - end_io_error@p(U)
 + unlikely((U) <= 0)
 
+
+// ==== src/wrapper_rewrite.cocci =============================================
+// Every caller's argument (a caller's own parameter of the group is
+// renamed with it below).
+@wrc depends on has_legacy && (patch)@
+identifier g : script:python() { wr_callee(g) };
+expression list es;
+expression A;
+position p : script:python(g, es, A) { wr_new_arg(p[0].current_element, g, wr_nargs(es), A) is not None };
+@@
+g(es, A@p, ...)
+
+@script:python wrcv@
+g << wrc.g;
+es << wrc.es;
+A << wrc.A;
+p << wrc.p;
+v;
+@@
+coccinelle.v = cocci.make_expr(wr_new_arg(p[0].current_element, g, wr_nargs(es), str(A)))
+
+@depends on has_legacy && (patch)@
+identifier wrc.g;
+expression list wrc.es;
+expression wrc.A;
+position wrc.p;
+expression wrcv.v;
+@@
+g(es,
+- A@p
++ v
+, ...)
+
+// if (!uptodate) -> if (error) (wrappers.cocci allows ! only there)
+@depends on has_legacy && (patch)@
+identifier uv;
+position p : script:python(uv) { wr_param(p[0].current_element, uv) };
+statement S1, S2;
+@@
+(
+if (
+- !uv@p
++ error
+ ) S1 else S2
+|
+if (
+- !uv@p
++ error
+ ) S1
+|
+while (
+- !uv@p
++ error
+ ) S1
+)
+
+// if (uptodate), while (uptodate) -> !error (a test in c ? a : b is left
+// to the exact mapping: wrappers.cocci does not convert such a group)
+@depends on has_legacy && (patch)@
+identifier uv;
+position p : script:python(uv) { wr_param(p[0].current_element, uv) };
+statement S1, S2;
+@@
+(
+if (
+- uv@p
++ !error
+ ) S1 else S2
+|
+if (
+- uv@p
++ !error
+ ) S1
+|
+while (
+- uv@p
++ !error
+ ) S1
+)
+
+// passed on to another wrapper of the group
+@depends on has_legacy && (patch)@
+identifier uv;
+position p : script:python(uv) { wr_param(p[0].current_element, uv) };
+@@
+- uv@p
++ error
+
+// the parameter itself
+@depends on has_legacy && (patch)@
+identifier fn;
+identifier uv : script:python(fn) { wr_param(fn, uv) };
+type T;
+@@
+fn(...,
+ T
+- uv
++ error
+ , ...) { ... }
 
 // ==== src/report.cocci ======================================================
 // ---------------------------------------------------------------------------

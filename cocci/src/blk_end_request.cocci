@@ -37,9 +37,11 @@
 #include "decide.cocci"
 #include "guards.cocci"
 #include "collect.cocci"
+#include "wrappers.cocci"
 #include "hoist.cocci"
 #include "callbacks_gen.cocci"
 #include "convert.cocci"
+#include "wrapper_rewrite.cocci"
 #include "report.cocci"
 
 virtual patch

@@ -335,7 +335,53 @@ identifier wrv.nf;
 - w@p(R, U)
 + nf(R, e, b)
 
-// end_that_request_last alone (no data completion in its function).
+// end_that_request_last alone (no data completion in its function): the
+// housekeeping right before it goes, as the analyzer drops it (the final
+// step of the new call adds the randomness and dequeues a request still
+// queued itself, under the queue lock; nothing runs in between).  Twice:
+// randomness and dequeue may both stand there.
+@snapdq depends on has_legacy && (patch)@
+position p;
+@@
+end_that_request_last@p(...)
+
+@script:python@
+p << snapdq.p;
+@@
+snap(p, "end_that_request_last")
+
+@depends on has_legacy && (patch)@
+expression R, U;
+position p : script:python() { last_only_hk(p) };
+@@
+(
+- blkdev_dequeue_request(R);
+|
+- add_disk_randomness(R->rq_disk);
+)
+  end_that_request_last@p(R, U);
+
+@snapdq2 depends on has_legacy && (patch)@
+position p;
+@@
+end_that_request_last@p(...)
+
+@script:python@
+p << snapdq2.p;
+@@
+snap(p, "end_that_request_last")
+
+@depends on has_legacy && (patch)@
+expression R, U;
+position p : script:python() { last_only_hk(p) };
+@@
+(
+- blkdev_dequeue_request(R);
+|
+- add_disk_randomness(R->rq_disk);
+)
+  end_that_request_last@p(R, U);
+
 @snaplo depends on has_legacy && (patch)@
 position p;
 @@

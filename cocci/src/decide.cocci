@@ -995,6 +995,8 @@ def decide_pair_uncached(k1):
                 for c in chains:
                     if c in pr.setdefault("hoist", {}):
                         return ("report", "'%s' is read more than once after the data completion: hoist it by hand" % c)
+                    if hoist_type(c) is None:
+                        return ("report", "'%s' between the data completion and end_that_request_last reads %s, which __blk_end_request may free, and its type is not known without the kernel's headers: hoist that read before the call by hand" % (one_line(s["text"]), c))
                     pr["hoist"][c] = None
         if pr.get("hoist"):
             name_hoists(f, func, pr)
@@ -1124,7 +1126,8 @@ def hoistable_reads(text, r):
 
 
 def name_hoists(f, func, pr):
-    """A local name for each hoisted read: its last field, made unique."""
+    """A local name for each hoisted read: saved_ and its last field (the
+    analyzer's name), made unique."""
     words = set(LOCALS.get((f, func), set()))
     for s in STMTS.get((f, func), []):
         toks = tokens(s["text"])
@@ -1132,7 +1135,7 @@ def name_hoists(f, func, pr):
                      if re.match(r"^[A-Za-z_]\w*$", t) and
                      not (i and toks[i - 1] in ("->", ".")))
     for c in list(pr["hoist"]):
-        base = re.split(r"->|\.", c)[-1]
+        base = "saved_" + re.split(r"->|\.", c)[-1]
         name, n = base, 1
         while name in words or name in C_KEYWORDS:
             n += 1
@@ -1346,6 +1349,17 @@ def decide_last_only1(k):
     if calls:
         return ("report", "this driver ends bios itself (bio_endio at line %d of this file) without advancing the request: blk_rq_bytes(rq) would complete them a second time and 0 bytes would leave the request pending; decide whether to drop the driver's own bio completion and pass blk_rq_bytes(rq)" % calls[0])
     return ("convert", None)
+
+
+def last_only_hk(p):
+    """Is the call at p a last-only final step that patch mode converts (the
+    housekeeping right before it then goes)?"""
+    k = orig_key(p, "end_that_request_last")
+    if k is None or k in P2 or failed():
+        return False
+    if any(k in (k1, lo["k2"], lo["k3"]) for k1, lo in LEFTOVER.items()):
+        return False
+    return site_ok(k)
 
 
 def site_ok(k):
