@@ -13,12 +13,11 @@ static DEFINE_SPINLOCK(wrap_lock);
 static struct request_queue *wrap_queue;
 static struct request *wrap_current;
 
-static void wrap_end_request(struct request *rq, int uptodate)
+static void wrap_end_request(struct request *rq, int error)
 {
-	if (!uptodate)
+	if (error)
 		printk(KERN_ERR "wrap: I/O error\n");
-	__blk_end_request(rq, uptodate > 0 ? 0 : (uptodate ? uptodate : -EIO),
-			  blk_rq_cur_bytes(rq));
+	__blk_end_request(rq, error, blk_rq_cur_bytes(rq));
 }
 
 static void wrap_request(struct request_queue *q)
@@ -27,11 +26,11 @@ static void wrap_request(struct request_queue *q)
 
 	while ((rq = elv_next_request(q)) != NULL) {
 		if (rq->sector >= 4096) {
-			wrap_end_request(rq, 0);
+			wrap_end_request(rq, -EIO);
 			continue;
 		}
 		wrap_current = rq;
-		wrap_end_request(rq, 1);
+		wrap_end_request(rq, 0);
 	}
 }
 
@@ -41,7 +40,7 @@ static void wrap_timeout(unsigned long data)
 
 	spin_lock_irqsave(&wrap_lock, flags);
 	if (wrap_current)
-		wrap_end_request(wrap_current, data != 0);
+		wrap_end_request(wrap_current, data != 0 ? 0 : -EIO);
 	spin_unlock_irqrestore(&wrap_lock, flags);
 }
 
