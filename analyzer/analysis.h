@@ -48,6 +48,7 @@ struct tunit {
 	char *clean;	     /* src with comments and literals blanked (same offsets) */
 	size_t *line_starts; /* offset of each line (offset_line(), built on first use) */
 	size_t nlines, lines_cap;
+	signed char has_lvc; /* version_guard.c: mentions LINUX_VERSION_CODE (0 unknown, 1, -1) */
 	/* the main file's function definitions as the parse child listed them
 	 * (func_index.c): where clang_getCursor() finds each (-1: nowhere), its USR */
 	long *fn_at;
@@ -333,7 +334,7 @@ const char *bm_vg_define_at(const struct bm_vguard *g, size_t off, unsigned *lin
  * group's #if; false outside every conditional */
 bool bm_vg_branch_at(const struct bm_vguard *g, size_t off, unsigned *line, unsigned *if_line);
 /* the function whose body holds off as the text shows it (owned), or NULL; *at: its name */
-char *bm_vg_function_at(const struct bm_vguard *g, size_t off, size_t *at);
+char *bm_vg_function_at(struct bm_vguard *g, size_t off, size_t *at);
 /* the rule: the sites of f (sites[i] < 0: none) in compat code or multi-version code are
  * left (compat_branch, multi_version) before wrapper groups form (classify_func) ... */
 void version_guard_func(struct ctx *cx, struct func *f, const long *sites, size_t n);

@@ -632,27 +632,33 @@ static void fold_into_covering_site(const struct bm_run *run, struct bm_site *s)
 	}
 }
 
+/*
+ * The lines [*first, *last] of @data that hold the site's `before` text: its first
+ * occurrence that covers the call.  An occurrence covers it only if it starts in
+ * (offset - blen, offset], so only that window is searched, and the line is counted back
+ * from the call's own line: a whole-file search per site made a file with thousands of
+ * sites quadratic (issue 25, item 9).
+ */
 static void before_range(const struct bm_site *s, const char *data, size_t len, unsigned *first,
 			 unsigned *last)
 {
 	unsigned nl = 0;
 	const char *p;
-	size_t blen = s->before ? strlen(s->before) : 0;
+	size_t blen = s->before ? strlen(s->before) : 0, from, to;
 
 	*first = *last = s->line;
-	if (!blen)
+	if (!blen || s->offset >= len)
 		return;
 	for (size_t i = 0; i + 1 < blen; i++)
 		nl += s->before[i] == '\n';
-	p = memmem(data, len, s->before, blen);
-	/* the first occurrence that covers the call */
-	while (p && (size_t)(p - data) + blen <= s->offset)
-		p = memmem(p + 1, len - (size_t)(p + 1 - data), s->before, blen);
+	from = s->offset + 1 >= blen ? s->offset + 1 - blen : 0;
+	to = s->offset + blen < len ? s->offset + blen : len;
+	p = memmem(data + from, to - from, s->before, blen);
 	if (p && (size_t)(p - data) <= s->offset) {
-		unsigned line = 1;
+		unsigned line = s->line;
 
-		for (const char *q = data; q < p; q++)
-			line += *q == '\n';
+		for (const char *q = p; q < data + s->offset; q++)
+			line -= *q == '\n';
 		*first = line;
 		*last = line + nl;
 	}

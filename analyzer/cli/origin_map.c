@@ -56,24 +56,54 @@ static int anchor(const struct lines *a, size_t i, const struct lines *b, size_t
 	return 1;
 }
 
-unsigned origin_line(const char *copy_data, size_t copy_len, const char *orig_data, size_t orig_len,
-		     unsigned line)
+/*
+ * The whole line map of the last (copy, original) pair: reports ask for every site's
+ * lines against the same pair, and one walk from the top per question made a file with
+ * thousands of sites quadratic (issue 25, item 9).  The walk answers every line at once:
+ * map[j] is the original line of copy line j + 1 for j < nmap, `tail` for the rest.
+ * Kept with copies of both texts, so a hit is exact.
+ */
+static struct {
+	char *copy, *orig;
+	size_t copy_len, orig_len;
+	unsigned *map;
+	size_t nmap;
+	unsigned tail;
+} memo;
+
+static bool memo_hit(const char *copy_data, size_t copy_len, const char *orig_data, size_t orig_len)
+{
+	return memo.map && memo.copy_len == copy_len && memo.orig_len == orig_len &&
+	       (!copy_len || !memcmp(memo.copy, copy_data, copy_len)) &&
+	       (!orig_len || !memcmp(memo.orig, orig_data, orig_len));
+}
+
+static void memo_build(const char *copy_data, size_t copy_len, const char *orig_data,
+		       size_t orig_len)
 {
 	struct lines o, c;
-	size_t i = 0, j = 0, want = line ? line - 1 : 0;
-	unsigned r = line;
+	size_t i = 0, j = 0;
 	const size_t window = 400;
 
-	split_lines(orig_data, orig_len, &o);
-	split_lines(copy_data, copy_len, &c);
-	while (j <= want) {
+	free(memo.copy);
+	free(memo.orig);
+	free(memo.map);
+	memo.copy = xmalloc(copy_len + 1);
+	memo.orig = xmalloc(orig_len + 1);
+	if (copy_len)
+		memcpy(memo.copy, copy_data, copy_len);
+	if (orig_len)
+		memcpy(memo.orig, orig_data, orig_len);
+	memo.copy_len = copy_len;
+	memo.orig_len = orig_len;
+	split_lines(memo.orig, orig_len, &o);
+	split_lines(memo.copy, copy_len, &c);
+	memo.map = xmalloc((c.n + 1) * sizeof(*memo.map));
+	for (;;) {
 		size_t best_a = 0, best_b = 0, d, found = 0;
 
 		if (same(&o, i, &c, j)) {
-			if (j == want) {
-				r = (unsigned)i + 1;
-				break;
-			}
+			memo.map[j] = (unsigned)i + 1;
 			i++, j++;
 			continue;
 		}
@@ -90,19 +120,27 @@ unsigned origin_line(const char *copy_data, size_t copy_len, const char *orig_da
 				}
 			}
 		if (!found) {
-			/* no resync: the rest is one change */
-			r = (unsigned)(i < o.n ? i : o.n ? o.n - 1 : 0) + 1;
+			/* no resync (always so at the end of the copy): the rest is one change */
+			memo.nmap = j;
+			memo.tail = (unsigned)(i < o.n ? i : o.n ? o.n - 1 : 0) + 1;
 			break;
 		}
-		if (want < j + best_b) {
-			/* inside the change: its first original line */
-			r = (unsigned)i + 1;
-			break;
-		}
+		/* inside the change: its first original line */
+		for (size_t k = 0; k < best_b; k++)
+			memo.map[j + k] = (unsigned)i + 1;
 		i += best_a, j += best_b;
 	}
 	free(o.p), free(o.len), free(c.p), free(c.len);
-	return r;
+}
+
+unsigned origin_line(const char *copy_data, size_t copy_len, const char *orig_data, size_t orig_len,
+		     unsigned line)
+{
+	size_t want = line ? line - 1 : 0;
+
+	if (!memo_hit(copy_data, copy_len, orig_data, orig_len))
+		memo_build(copy_data, copy_len, orig_data, orig_len);
+	return want < memo.nmap ? memo.map[want] : memo.tail;
 }
 
 static char *replace_copy(const struct origin_copy *oc, const char *s)

@@ -2,9 +2,11 @@
  * udiff.c - Myers line diff and unified-diff output (see udiff.h).
  *
  * The rewrites touch a few lines of a file, so after trimming the equal head and tail
- * the edit distance D is small and the O(D^2) memory of keeping every Myers frontier is
- * fine. A pathological pair (D above MAX_D) falls back to replacing the whole middle,
- * which is still a correct diff, only a larger one.
+ * the edit distance D is usually small and the O(D^2) memory of keeping every Myers
+ * frontier is fine.  A file with thousands of changes is cut at its unique lines first
+ * (anchored()), so each piece's D is small again.  A piece with D above MAX_D (no unique
+ * line to cut at) falls back to replacing it whole, which is still a correct diff, only a
+ * larger one.
  */
 #include "udiff.h"
 
@@ -14,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_D 20000
+#define MAX_D 4000
 
 struct line {
 	const char *s;
@@ -149,18 +151,18 @@ static int push(struct script *sc, char kind, size_t a, size_t b)
 
 /*
  * Myers diff of A[a0..a1) and B[b0..b1); appends ops in reverse order to @rev.
- * Returns 0, 1 when D exceeded MAX_D (nothing appended), -1 on memory error.
+ * Returns 0, 1 when D exceeded @max_d (nothing appended), -1 on memory error.
  */
-static int myers(const struct line *A, size_t a0, size_t a1, const struct line *B, size_t b0,
-		 size_t b1, struct script *rev)
+static int myers_bounded(const struct line *A, size_t a0, size_t a1, const struct line *B,
+			 size_t b0, size_t b1, struct script *rev, long max_d)
 {
 	long N = (long)(a1 - a0), M = (long)(b1 - b0), max = N + M, d, k;
 	long **trace;
 	long *v, off;
 	long found = -1;
 
-	if (max > 2 * MAX_D)
-		max = 2 * MAX_D;
+	if (max > 2 * max_d)
+		max = 2 * max_d;
 	trace = calloc((size_t)max + 1, sizeof(*trace));
 	if (!trace)
 		return -1;
@@ -170,7 +172,7 @@ static int myers(const struct line *A, size_t a0, size_t a1, const struct line *
 		free(trace);
 		return -1;
 	}
-	for (d = 0; d <= max && d <= MAX_D; d++) {
+	for (d = 0; d <= max && d <= max_d; d++) {
 		for (k = -d; k <= d; k += 2) {
 			long x, y;
 
@@ -258,6 +260,12 @@ oom:
 	return -1;
 }
 
+static int myers(const struct line *A, size_t a0, size_t a1, const struct line *B, size_t b0,
+		 size_t b1, struct script *rev)
+{
+	return myers_bounded(A, a0, a1, B, b0, b1, rev, MAX_D);
+}
+
 static int put_line(FILE *out, char mark, const struct line *l)
 {
 	if (fputc(mark, out) == EOF || fwrite(l->s, 1, l->len, out) != l->len)
@@ -340,6 +348,152 @@ static int emit(FILE *out, const char *path, const struct line *A, const struct 
 	return ferror(out) ? -1 : (int)hunks;
 }
 
+/* Myers on one range, or (D above MAX_D) the whole range replaced; reversed ops. */
+static int myers_or_replace(const struct line *A, size_t a0, size_t a1, const struct line *B,
+			    size_t b0, size_t b1, struct script *rev)
+{
+	int m = myers(A, a0, a1, B, b0, b1, rev);
+
+	if (m != 1)
+		return m;
+	for (size_t i = b1; i-- > b0;)
+		if (push(rev, '+', a1, i))
+			return -1;
+	for (size_t i = a1; i-- > a0;)
+		if (push(rev, '-', i, b0))
+			return -1;
+	return 0;
+}
+
+/* One distinct line of the two ranges: how often, and where (its last place) in each. */
+struct uniq {
+	const struct line *l;
+	size_t na, nb, a, b;
+};
+
+static struct uniq *uniq_slot(struct uniq *tab, size_t mask, const struct line *l)
+{
+	size_t i = (size_t)l->hash & mask;
+
+	while (tab[i].l && !line_eq(tab[i].l, l))
+		i = (i + 1) & mask;
+	return &tab[i];
+}
+
+/*
+ * Myers keeps one frontier per step, O(D^2) memory and time: fine for the few lines
+ * a conversion changes, not for thousands of changes in one file (issue 25, item 9:
+ * 2 GB at 8k changes).  Past ANCHOR_D, the ranges are cut at the lines that occur
+ * exactly once in each and stay in order (the longest such chain, patience diff's
+ * anchors), and Myers runs between them; each gap's D is small.  Below ANCHOR_D the
+ * script is plain Myers, as before.  Appends reversed ops; 0 or -1.
+ */
+#define ANCHOR_D 1000
+
+static int anchored(const struct line *A, size_t a0, size_t a1, const struct line *B, size_t b0,
+		    size_t b1, struct script *rev)
+{
+	size_t n = (a1 - a0) + (b1 - b0), cap = 16, mask, np = 0, len = 0;
+	struct uniq *tab;
+	size_t *pa, *pb, *tails, *prev, *chain;
+	int rc = -1;
+
+	while (cap < 2 * n + 2)
+		cap *= 2;
+	mask = cap - 1;
+	tab = calloc(cap, sizeof(*tab));
+	pa = malloc((a1 - a0 + 1) * sizeof(*pa));
+	pb = malloc((a1 - a0 + 1) * sizeof(*pb));
+	tails = malloc((a1 - a0 + 1) * sizeof(*tails));
+	prev = malloc((a1 - a0 + 1) * sizeof(*prev));
+	chain = malloc((a1 - a0 + 1) * sizeof(*chain));
+	if (!tab || !pa || !pb || !tails || !prev || !chain)
+		goto out;
+	for (size_t i = a0; i < a1; i++) {
+		struct uniq *u = uniq_slot(tab, mask, &A[i]);
+
+		u->l = &A[i];
+		u->na++;
+		u->a = i;
+	}
+	for (size_t j = b0; j < b1; j++) {
+		struct uniq *u = uniq_slot(tab, mask, &B[j]);
+
+		u->l = u->l ? u->l : &B[j];
+		u->nb++;
+		u->b = j;
+	}
+	for (size_t i = a0; i < a1; i++) {
+		struct uniq *u = uniq_slot(tab, mask, &A[i]);
+
+		if (u->na == 1 && u->nb == 1) {
+			pa[np] = i;
+			pb[np++] = u->b;
+		}
+	}
+	/* the longest chain increasing in B (patience sorting, O(n log n)) */
+	for (size_t k = 0; k < np; k++) {
+		size_t lo = 0, hi = len;
+
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+
+			if (pb[tails[mid]] < pb[k])
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		prev[k] = lo ? tails[lo - 1] : (size_t)-1;
+		tails[lo] = k;
+		if (lo == len)
+			len++;
+	}
+	if (len) {
+		size_t k = tails[len - 1];
+
+		for (size_t c = len; c-- > 0; k = prev[k])
+			chain[c] = k;
+	}
+	/* back to front: the gap after each anchor, then the anchor */
+	{
+		size_t ea = a1, eb = b1;
+
+		for (size_t c = len; c-- > 0;) {
+			size_t ia = pa[chain[c]], ib = pb[chain[c]];
+
+			if (myers_or_replace(A, ia + 1, ea, B, ib + 1, eb, rev) < 0 ||
+			    push(rev, ' ', ia, ib))
+				goto out;
+			ea = ia;
+			eb = ib;
+		}
+		if (myers_or_replace(A, a0, ea, B, b0, eb, rev) < 0)
+			goto out;
+	}
+	rc = 0;
+out:
+	free(tab);
+	free(pa);
+	free(pb);
+	free(tails);
+	free(prev);
+	free(chain);
+	return rc;
+}
+
+/* Plain Myers while D stays small, anchored beyond (see anchored()). */
+static int diff_middle(const struct line *A, size_t a0, size_t a1, const struct line *B, size_t b0,
+		       size_t b1, struct script *rev)
+{
+	size_t mark = rev->n;
+	int m = myers_bounded(A, a0, a1, B, b0, b1, rev, ANCHOR_D);
+
+	if (m != 1)
+		return m;
+	rev->n = mark;
+	return anchored(A, a0, a1, B, b0, b1, rev);
+}
+
 /* Diff @old -> @new into a forward op script; returns 0 or -1. */
 static int diff_script(const char *old, size_t old_len, const char *new, size_t new_len,
 		       struct line **Ap, size_t *nap, struct line **Bp, struct script *fwd)
@@ -363,7 +517,7 @@ static int diff_script(const char *old, size_t old_len, const char *new, size_t 
 	for (i = 0; i < tail; i++)
 		if (push(&rev, ' ', na - 1 - i, nb - 1 - i))
 			goto fail;
-	m = myers(A, head, na - tail, B, head, nb - tail, &rev);
+	m = diff_middle(A, head, na - tail, B, head, nb - tail, &rev);
 	if (m < 0)
 		goto fail;
 	if (m == 1) {
@@ -415,48 +569,101 @@ int udiff_write(FILE *out, const char *path, const char *old, size_t old_len, co
 	return rc;
 }
 
+/*
+ * The diff of the last pair udiff_new_lines() was asked about, kept with copies of both
+ * texts: migrate asks for every site of a file against the same pair, and one whole-file
+ * diff per site made a file with thousands of sites quadratic (issue 25, item 9).  The
+ * copies make a hit exact (same bytes, same script), whatever the callers did with their
+ * buffers meanwhile.  op_of_old[i] is the script entry of old line i.
+ */
+static struct {
+	char *old, *new;
+	size_t old_len, new_len;
+	struct line *A, *B;
+	size_t na;
+	struct script fwd;
+	size_t *op_of_old;
+} memo;
+
+static void memo_drop(void)
+{
+	free(memo.old);
+	free(memo.new);
+	free(memo.A);
+	free(memo.B);
+	free(memo.fwd.ops);
+	free(memo.op_of_old);
+	memset(&memo, 0, sizeof(memo));
+}
+
+static int memo_load(const char *old, size_t old_len, const char *new, size_t new_len)
+{
+	if (memo.old && memo.old_len == old_len && memo.new_len == new_len &&
+	    (!old_len || !memcmp(memo.old, old, old_len)) &&
+	    (!new_len || !memcmp(memo.new, new, new_len)))
+		return 0;
+	memo_drop();
+	memo.old = malloc(old_len + 1);
+	memo.new = malloc(new_len + 1);
+	if (!memo.old || !memo.new)
+		goto fail;
+	if (old_len)
+		memcpy(memo.old, old, old_len);
+	if (new_len)
+		memcpy(memo.new, new, new_len);
+	memo.old_len = old_len;
+	memo.new_len = new_len;
+	if (diff_script(memo.old, old_len, memo.new, new_len, &memo.A, &memo.na, &memo.B,
+			&memo.fwd) < 0)
+		goto fail;
+	memo.op_of_old = malloc((memo.na + 1) * sizeof(*memo.op_of_old));
+	if (!memo.op_of_old)
+		goto fail;
+	for (size_t i = 0; i < memo.fwd.n; i++)
+		if (memo.fwd.ops[i].kind != '+')
+			memo.op_of_old[memo.fwd.ops[i].a] = i;
+	return 0;
+fail:
+	memo_drop();
+	return -1;
+}
+
 char *udiff_new_lines(const char *old, size_t old_len, const char *new, size_t new_len,
 		      unsigned first, unsigned last)
 {
-	struct line *A, *B;
-	struct script fwd = {0};
-	size_t na, i, i0 = (size_t)-1, i1 = 0, len = 0;
+	size_t i, i0, i1, len = 0;
+	const struct op *ops;
 	char *res;
 
-	if (!first || last < first ||
-	    diff_script(old, old_len, new, new_len, &A, &na, &B, &fwd) < 0) {
-		free(fwd.ops);
+	if (!first || last < first || memo_load(old, old_len, new, new_len) < 0)
 		return NULL;
+	ops = memo.fwd.ops;
+	/* every old line has one entry, in order: the range's entries are those of its
+	 * first and last line that exist, and the insertions between them */
+	if (first > memo.na) {
+		i0 = 1;
+		i1 = 0;
+	} else {
+		i0 = memo.op_of_old[first - 1];
+		i1 = memo.op_of_old[(last < memo.na ? last : memo.na) - 1];
+		/* lines inserted right after the range belong to it (a rewrite grew) */
+		while (i1 + 1 < memo.fwd.n && ops[i1 + 1].kind == '+')
+			i1++;
 	}
-	for (i = 0; i < fwd.n; i++) {
-		if (fwd.ops[i].kind == '+' || fwd.ops[i].a + 1 < first || fwd.ops[i].a + 1 > last)
-			continue;
-		if (i0 == (size_t)-1)
-			i0 = i;
-		i1 = i;
-	}
-	/* lines inserted right after the range belong to it (a rewrite grew) */
-	while (i0 != (size_t)-1 && i1 + 1 < fwd.n && fwd.ops[i1 + 1].kind == '+')
-		i1++;
-	if (i0 == (size_t)-1)
-		i1 = 0, i0 = 1;
 	for (i = i0; i <= i1; i++)
-		if (fwd.ops[i].kind != '-')
-			len += B[fwd.ops[i].b].len;
+		if (ops[i].kind != '-')
+			len += memo.B[ops[i].b].len;
 	res = malloc(len + 1);
 	if (res) {
 		len = 0;
 		for (i = i0; i <= i1; i++) {
-			if (fwd.ops[i].kind == '-')
+			if (ops[i].kind == '-')
 				continue;
-			memcpy(res + len, B[fwd.ops[i].b].s, B[fwd.ops[i].b].len);
-			len += B[fwd.ops[i].b].len;
+			memcpy(res + len, memo.B[ops[i].b].s, memo.B[ops[i].b].len);
+			len += memo.B[ops[i].b].len;
 		}
 		res[len] = '\0';
 	}
-	free(A);
-	free(B);
-	free(fwd.ops);
 	return res;
 }
 

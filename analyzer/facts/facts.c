@@ -693,8 +693,77 @@ static int size_cmp(const void *a, const void *b)
  * unknown, and it would keep passing an uptodate value to a wrapper whose
  * parameter became an error.
  */
+/*
+ * The functions of one unit in the order of their start, to find the one that holds an
+ * offset by bisection: a search of every function per word made a file of thousands of
+ * functions quadratic (issue 25, item 9).  Bodies do not overlap; if two did (text the
+ * parse read oddly), `overlap` sends every question back to the search in index order.
+ */
+struct funcs_sorted {
+	size_t *v, n, cap;
+	bool overlap;
+};
+
+static const struct ctx *sort_cx;
+
+static int start_cmp(const void *a, const void *b)
+{
+	const struct func *x = &sort_cx->funcs[*(const size_t *)a];
+	const struct func *y = &sort_cx->funcs[*(const size_t *)b];
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+static void funcs_by_start(const struct ctx *cx, size_t ti, struct funcs_sorted *fs)
+{
+	fs->n = 0;
+	fs->overlap = false;
+	for (size_t fi = 0; fi < cx->nfuncs; fi++)
+		if (cx->funcs[fi].tu == ti)
+			vec_append(fs->v, fs->n, fs->cap, fi);
+	sort_cx = cx;
+	if (fs->n > 1)
+		qsort(fs->v, fs->n, sizeof(*fs->v), start_cmp);
+	for (size_t i = 0; i + 1 < fs->n; i++)
+		fs->overlap |= cx->funcs[fs->v[i]].end > cx->funcs[fs->v[i + 1]].start;
+}
+
+static struct func *func_holding(struct ctx *cx, const struct funcs_sorted *fs, size_t ti,
+				 size_t at)
+{
+	size_t lo = 0, hi = fs->n;
+
+	if (fs->overlap) {
+		for (size_t fi = 0; fi < cx->nfuncs; fi++) {
+			struct func *f = &cx->funcs[fi];
+
+			if (f->tu == ti && at >= f->start && at < f->end)
+				return f;
+		}
+		return NULL;
+	}
+	/* the last function that starts at or before `at` */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (cx->funcs[fs->v[mid]].start <= at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	struct func *f = &cx->funcs[fs->v[lo - 1]];
+
+	return at < f->end ? f : NULL;
+}
+
 static void lost_calls(struct ctx *cx)
 {
+	struct funcs_sorted by_start = {0};
+
 	for (size_t ti = 0; ti < cx->ntus; ti++) {
 		struct tunit *t = &cx->tus[ti];
 		const char *s = t->clean;
@@ -712,6 +781,7 @@ static void lost_calls(struct ctx *cx)
 		}
 		if (n > 1)
 			qsort(starts, n, sizeof(*starts), size_cmp);
+		funcs_by_start(cx, ti, &by_start);
 		for (size_t p = 0; p < len;) {
 			size_t e;
 
@@ -730,12 +800,7 @@ static void lost_calls(struct ctx *cx)
 			free(word);
 			if (!g || (n && bsearch(&at, starts, n, sizeof(*starts), size_cmp)))
 				continue;
-			for (size_t fi = 0; fi < cx->nfuncs && !in; fi++) {
-				struct func *f = &cx->funcs[fi];
-
-				if (f->tu == ti && at >= f->start && at < f->end)
-					in = f;
-			}
+			in = func_holding(cx, &by_start, ti, at);
 			bool lost;
 
 			if (in) {
@@ -766,6 +831,7 @@ static void lost_calls(struct ctx *cx)
 		}
 		free(starts);
 	}
+	free(by_start.v);
 }
 
 void facts_collect(struct ctx *cx)

@@ -656,7 +656,11 @@ struct bm_vguard {
 	size_t nlvc, lvc_cap;
 	struct vregion *dir; /* every directive line (with its continuations) */
 	size_t ndir, dir_cap;
+	struct vg_scan *scan; /* bm_vg_function_at()'s last state */
 };
+
+struct vg_scan;
+static void vg_scan_reset(struct vg_scan *s, int b);
 
 struct vopen { /* a group being read */
 	int group, branch, parent;
@@ -853,6 +857,9 @@ void bm_vguard_free(struct bm_vguard *g)
 	free(g->lvc_lines);
 	free(g->dir);
 	free(g->text);
+	if (g->scan)
+		vg_scan_reset(g->scan, 0);
+	free(g->scan);
 	free(g);
 }
 
@@ -952,109 +959,132 @@ const char *bm_vg_define_at(const struct bm_vguard *g, size_t off, unsigned *lin
 }
 
 /*
+ * Where bm_vg_function_at() stopped, for its next call: the sites of a file come in
+ * the order of their offsets, and a fresh scan from the top for each made a file with
+ * thousands of sites quadratic (issue 25, item 9).  A scan resumes only for the same
+ * branch chain and a later offset, where a fresh one would pass the same states.
+ */
+struct vg_scan {
+	bool valid;
+	int b;
+	char *name, *pending, *last_id;
+	size_t p, pending_at, id_at, name_at, r, d;
+	int depth, pdepth;
+	char last;
+	bool counted;
+};
+
+static void vg_scan_reset(struct vg_scan *s, int b)
+{
+	free(s->name);
+	free(s->pending);
+	free(s->last_id);
+	*s = (struct vg_scan){.valid = true, .b = b, .counted = true};
+}
+
+/*
  * The function whose body holds off, read from the text alone: braces are counted in
  * the branch of each conditional that holds off, else in its first branch (the
  * others repeat the same structure), outside directives.  A '{' at the top level right
  * after the ')' of NAME(...) opens NAME's body.  NULL at file scope; *at is where the
  * name is spelled.
  */
-char *bm_vg_function_at(const struct bm_vguard *g, size_t off, size_t *at)
+char *bm_vg_function_at(struct bm_vguard *g, size_t off, size_t *at)
 {
 	int b = branch_at(g, off);
-	char *name = NULL, *pending = NULL, *last_id = NULL;
-	size_t pending_at = 0, id_at = 0, name_at = 0, r = 0, d = 0;
-	int depth = 0, pdepth = 0;
-	char last = 0;
-	bool counted = true;
+	struct vg_scan *s = g->scan;
 
-	for (size_t p = 0; p < off && p < g->len; p++) {
-		char c = g->text[p];
+	if (!s)
+		s = g->scan = xcalloc(1, sizeof(*s));
+	if (!s->valid || s->b != b || s->p > off)
+		vg_scan_reset(s, b);
+	for (; s->p < off && s->p < g->len; s->p++) {
+		char c = g->text[s->p];
 
-		if (d < g->ndir && p >= g->dir[d].start) { /* a directive: no C */
-			p = g->dir[d++].end - 1;
+		if (s->d < g->ndir && s->p >= g->dir[s->d].start) { /* a directive: no C */
+			s->p = g->dir[s->d++].end - 1;
 			continue;
 		}
-		if (r + 1 < g->nrg && g->rg[r + 1].start <= p) {
-			while (r + 1 < g->nrg && g->rg[r + 1].start <= p)
-				r++;
-			/* counted: every branch around p is on off's chain or the first
+		if (s->r + 1 < g->nrg && g->rg[s->r + 1].start <= s->p) {
+			while (s->r + 1 < g->nrg && g->rg[s->r + 1].start <= s->p)
+				s->r++;
+			/* s->counted: every branch around s->p is on off's chain or the first
 			 * branch of a group off is not in */
-			counted = true;
-			for (int x = g->rg[r].branch; x >= 0 && counted; x = g->br[x].parent) {
+			s->counted = true;
+			for (int x = g->rg[s->r].branch; x >= 0 && s->counted;
+			     x = g->br[x].parent) {
 				bool on_chain = false, group_on_chain = false;
 
 				for (int y = b; y >= 0; y = g->br[y].parent) {
 					on_chain |= y == x;
 					group_on_chain |= g->br[y].group == g->br[x].group;
 				}
-				counted = on_chain || (!group_on_chain && g->br[x].kind[1] == 'i');
+				s->counted =
+				    on_chain || (!group_on_chain && g->br[x].kind[1] == 'i');
 			}
 		}
-		if (!counted || isspace((unsigned char)c))
+		if (!s->counted || isspace((unsigned char)c))
 			continue;
 		if (isalpha((unsigned char)c) || c == '_') {
-			size_t q = p;
+			size_t q = s->p;
 
 			while (q < g->len &&
 			       (isalnum((unsigned char)g->text[q]) || g->text[q] == '_'))
 				q++;
-			if (!depth && !pdepth) {
-				free(last_id);
-				last_id = xstrndup(g->text + p, q - p);
-				id_at = p;
+			if (!s->depth && !s->pdepth) {
+				free(s->last_id);
+				s->last_id = xstrndup(g->text + s->p, q - s->p);
+				s->id_at = s->p;
 			}
-			last = 'a';
-			p = q - 1;
+			s->last = 'a';
+			s->p = q - 1;
 			continue;
 		}
-		if (depth) {
+		if (s->depth) {
 			if (c == '{')
-				depth++;
-			else if (c == '}' && --depth == 0) {
-				free(name);
-				name = NULL;
+				s->depth++;
+			else if (c == '}' && --s->depth == 0) {
+				free(s->name);
+				s->name = NULL;
 			}
-			last = c;
+			s->last = c;
 			continue;
 		}
 		if (c == '(') {
-			if (!pdepth && last == 'a' && last_id) {
-				free(pending);
-				pending = xstrdup(last_id);
-				pending_at = id_at;
+			if (!s->pdepth && s->last == 'a' && s->last_id) {
+				free(s->pending);
+				s->pending = xstrdup(s->last_id);
+				s->pending_at = s->id_at;
 			}
-			pdepth++;
+			s->pdepth++;
 		} else if (c == ')') {
-			if (pdepth)
-				pdepth--;
-		} else if (!pdepth && (c == ';' || c == '=' || c == ',' || c == '}')) {
-			free(pending);
-			pending = NULL;
-		} else if (!pdepth && c == '{') {
+			if (s->pdepth)
+				s->pdepth--;
+		} else if (!s->pdepth && (c == ';' || c == '=' || c == ',' || c == '}')) {
+			free(s->pending);
+			s->pending = NULL;
+		} else if (!s->pdepth && c == '{') {
 			static const char *const kw[] = {"if",	   "while",  "for",
 							 "switch", "sizeof", "return"};
 			bool is_kw = false;
 
-			for (size_t k = 0; pending && k < sizeof(kw) / sizeof(kw[0]); k++)
-				is_kw |= !strcmp(pending, kw[k]);
-			free(name);
-			name = last == ')' && pending && !is_kw ? xstrdup(pending) : NULL;
-			name_at = pending_at;
-			free(pending);
-			pending = NULL;
-			depth = 1;
+			for (size_t k = 0; s->pending && k < sizeof(kw) / sizeof(kw[0]); k++)
+				is_kw |= !strcmp(s->pending, kw[k]);
+			free(s->name);
+			s->name =
+			    s->last == ')' && s->pending && !is_kw ? xstrdup(s->pending) : NULL;
+			s->name_at = s->pending_at;
+			free(s->pending);
+			s->pending = NULL;
+			s->depth = 1;
 		}
-		last = c;
+		s->last = c;
 	}
-	free(pending);
-	free(last_id);
-	if (!depth) {
-		free(name);
+	if (!s->depth)
 		return NULL;
-	}
-	if (name && at)
-		*at = name_at;
-	return name;
+	if (s->name && at)
+		*at = s->name_at;
+	return s->name ? xstrdup(s->name) : NULL;
 }
 
 /* ---- the rule: sites in compat code and in multi-version files ---------------- */
@@ -1224,9 +1254,13 @@ static void guard_note(struct ctx *cx, const struct bm_vguard *g, size_t si)
 	free(b.s);
 }
 
-static bool has_lvc(const struct tunit *t)
+/* Asked once per function: the answer is kept in the unit (a file of thousands of
+ * functions was searched whole for each, issue 25 item 9). */
+static bool has_lvc(struct tunit *t)
 {
-	return t->src && memmem(t->src, t->len, "LINUX_VERSION_CODE", 18);
+	if (!t->has_lvc)
+		t->has_lvc = t->src && memmem(t->src, t->len, "LINUX_VERSION_CODE", 18) ? 1 : -1;
+	return t->has_lvc > 0;
 }
 
 void version_guard_func(struct ctx *cx, struct func *f, const long *sites, size_t n)
