@@ -15,22 +15,38 @@
 
 #include "rewrite.h"
 
+/* The calls of the run grouped by one of their functions (a counting sort): those of
+ * function f are calls[at[start[f]]] .. calls[at[start[f + 1] - 1]], in call order. */
+struct call_index {
+	size_t *at, *start;
+};
+
 struct wp {
 	size_t func;
 	int param;
 	int group;
+	int next_of_func; /* the next entry of the same function, or -1 */
 };
 
+/*
+ * The wrapper parameters found so far, with two indexes made once per run so that
+ * each lookup costs what the function's own entries and calls cost: a tree (or one
+ * generated file) with thousands of wrappers made the fixpoint below quadratic
+ * (issue 25, item 9).
+ */
 struct wset {
 	struct wp *v;
 	size_t n, cap;
+	int *first_of_func; /* heads and tails of the per-function chains, in */
+	int *last_of_func;  /* the order of the entries (index order) */
+	struct call_index by_callee, by_caller;
 };
 
 static int wfind(struct wset *w, size_t func, int param)
 {
-	for (size_t i = 0; i < w->n; i++)
-		if (w->v[i].func == func && w->v[i].param == param)
-			return (int)i;
+	for (int k = w->first_of_func[func]; k >= 0; k = w->v[k].next_of_func)
+		if (w->v[k].param == param)
+			return k;
 	return -1;
 }
 
@@ -42,8 +58,60 @@ static int wadd(struct wset *w, size_t func, int param)
 		return k;
 	struct wp *slot = vec_push(w->v, w->n, w->cap);
 
-	*slot = (struct wp){func, param, (int)(w->n - 1)};
-	return (int)(w->n - 1);
+	k = (int)(w->n - 1);
+	*slot = (struct wp){func, param, k, -1};
+	if (w->last_of_func[func] >= 0)
+		w->v[w->last_of_func[func]].next_of_func = k;
+	else
+		w->first_of_func[func] = k;
+	w->last_of_func[func] = k;
+	return k;
+}
+
+static void call_index_make(struct ctx *cx, struct call_index *ix, bool by_callee)
+{
+	size_t *fill;
+
+	ix->start = xcalloc(cx->nfuncs + 2, sizeof(*ix->start));
+	ix->at = xmalloc((cx->ncalls + 1) * sizeof(*ix->at));
+	for (size_t c = 0; c < cx->ncalls; c++) {
+		long f = by_callee ? cx->calls[c].callee : (long)cx->calls[c].func;
+
+		if (f >= 0)
+			ix->start[f + 1]++;
+	}
+	for (size_t f = 0; f < cx->nfuncs; f++)
+		ix->start[f + 1] += ix->start[f];
+	fill = xmalloc((cx->nfuncs + 1) * sizeof(*fill));
+	memcpy(fill, ix->start, (cx->nfuncs + 1) * sizeof(*fill));
+	for (size_t c = 0; c < cx->ncalls; c++) {
+		long f = by_callee ? cx->calls[c].callee : (long)cx->calls[c].func;
+
+		if (f >= 0)
+			ix->at[fill[f]++] = c;
+	}
+	free(fill);
+}
+
+static void wset_init(struct ctx *cx, struct wset *w)
+{
+	w->first_of_func = xmalloc((cx->nfuncs + 1) * sizeof(*w->first_of_func));
+	w->last_of_func = xmalloc((cx->nfuncs + 1) * sizeof(*w->last_of_func));
+	for (size_t f = 0; f <= cx->nfuncs; f++)
+		w->first_of_func[f] = w->last_of_func[f] = -1;
+	call_index_make(cx, &w->by_callee, true);
+	call_index_make(cx, &w->by_caller, false);
+}
+
+static void wset_free(struct wset *w)
+{
+	free(w->v);
+	free(w->first_of_func);
+	free(w->last_of_func);
+	free(w->by_callee.at);
+	free(w->by_callee.start);
+	free(w->by_caller.at);
+	free(w->by_caller.start);
 }
 
 static int root(struct wset *w, int k)
@@ -191,11 +259,14 @@ static void check_wrapper(struct ctx *cx, struct wset *w, int k, struct gstate *
 			/* passed on to another wrapper of the group? */
 			bool ok = false;
 
-			for (size_t c = 0; c < cx->ncalls && !ok; c++) {
-				struct call *cl = &cx->calls[c];
+			size_t fi = (size_t)(f - cx->funcs);
+
+			for (size_t i = w->by_caller.start[fi];
+			     i < w->by_caller.start[fi + 1] && !ok; i++) {
+				struct call *cl = &cx->calls[w->by_caller.at[i]];
 				struct func *g2;
 
-				if (&cx->funcs[cl->func] != f || cl->node != p)
+				if (cl->node != p)
 					continue;
 				g2 = callee_of(cx, cl);
 				ok = g2 && argk >= 0 &&
@@ -214,7 +285,14 @@ static void check_wrapper(struct ctx *cx, struct wset *w, int k, struct gstate *
 			bool bang = !strcmp(op, "!");
 
 			free(op);
-			if (bang) {
+			/* only as the whole condition of an if or a while: elsewhere `!u` is
+			 * a value (0 or 1) and `error` is not (0 or -EIO) */
+			int pp = bang ? node_up(f, p) : -1;
+
+			if (pp >= 0 &&
+			    (f->nodes[pp].kind == CXCursor_IfStmt ||
+			     f->nodes[pp].kind == CXCursor_WhileStmt) &&
+			    node_strip(f, node_child(f, pp, 0)) == p) {
 				flips = true;
 				edit_add(&g->scratch, t->path, f->nodes[p].start, f->nodes[p].end,
 					 "error");
@@ -240,15 +318,14 @@ static void check_wrapper(struct ctx *cx, struct wset *w, int k, struct gstate *
 		return;
 	}
 	/* every caller's argument */
-	for (size_t c = 0; c < cx->ncalls; c++) {
-		struct call *cl = &cx->calls[c];
+	for (size_t i = w->by_callee.start[w->v[k].func]; i < w->by_callee.start[w->v[k].func + 1];
+	     i++) {
+		struct call *cl = &cx->calls[w->by_callee.at[i]];
 		struct func *caller = &cx->funcs[cl->func];
 		struct tunit *ct = &cx->tus[caller->tu];
 		int a;
 		struct uptodate u;
 
-		if (callee_of(cx, cl) != f)
-			continue;
 		a = call_arg(caller, cl->node, pi);
 		if (a < 0) {
 			gbad(g, "uptodate_unknown",
@@ -340,12 +417,19 @@ void wrappers_resolve(struct ctx *cx)
 	struct wset w = {0};
 	bool grew = true;
 	size_t nsites = cx->run->nsites;
+	size_t *member_start, *members, *site_start, *sites, *fill;
+	int *site_wp;
 
+	bool any = false;
+
+	for (size_t si = 0; si < nsites && !any; si++)
+		any = cx->wfunc[si] >= 0;
+	if (!any)
+		return;
+	wset_init(cx, &w);
 	for (size_t si = 0; si < nsites; si++)
 		if (cx->wfunc[si] >= 0)
 			wadd(&w, (size_t)cx->wfunc[si], cx->wparam[si]);
-	if (!w.n)
-		return;
 	while (grew) {
 		grew = false;
 		for (size_t c = 0; c < cx->ncalls; c++) {
@@ -356,11 +440,11 @@ void wrappers_resolve(struct ctx *cx)
 			 * in a whole tree) is a site, rewritten with it, not a wrapper */
 			if (!g || bm_is_legacy_name(g->name, strlen(g->name)))
 				continue;
-			for (size_t k = 0; k < w.n; k++) {
+			/* the callee's entries in index order; one the loop adds to the same
+			 * chain (a recursive call) is visited too */
+			for (int k = w.first_of_func[cl->callee]; k >= 0; k = w.v[k].next_of_func) {
 				int a, cp;
 
-				if (&cx->funcs[w.v[k].func] != g)
-					continue;
 				a = call_arg(caller, cl->node, w.v[k].param);
 				cp = a >= 0 ? param_ref(caller, a) : -1;
 				if (cp < 0)
@@ -369,11 +453,38 @@ void wrappers_resolve(struct ctx *cx)
 				size_t before = w.n;
 				int j = wadd(&w, cl->func, cp);
 
-				unite(&w, (int)k, j);
+				unite(&w, k, j);
 				grew |= w.n != before;
 			}
 		}
 	}
+	/* The groups' members and sites, each list in index order (a counting sort by
+	 * root), so that every group below reads only its own. */
+	member_start = xcalloc(w.n + 2, sizeof(*member_start));
+	site_start = xcalloc(w.n + 2, sizeof(*site_start));
+	members = xmalloc((w.n + 1) * sizeof(*members));
+	sites = xmalloc((nsites + 1) * sizeof(*sites));
+	site_wp = xmalloc((nsites + 1) * sizeof(*site_wp));
+	fill = xmalloc((w.n + 1) * sizeof(*fill));
+	for (size_t j = 0; j < w.n; j++)
+		member_start[root(&w, (int)j) + 1]++;
+	for (size_t si = 0; si < nsites; si++) {
+		site_wp[si] =
+		    cx->wfunc[si] < 0 ? -1 : wfind(&w, (size_t)cx->wfunc[si], cx->wparam[si]);
+		if (site_wp[si] >= 0)
+			site_start[root(&w, site_wp[si]) + 1]++;
+	}
+	for (size_t j = 0; j < w.n; j++) {
+		member_start[j + 1] += member_start[j];
+		site_start[j + 1] += site_start[j];
+	}
+	memcpy(fill, member_start, w.n * sizeof(*fill));
+	for (size_t j = 0; j < w.n; j++)
+		members[fill[root(&w, (int)j)]++] = j;
+	memcpy(fill, site_start, w.n * sizeof(*fill));
+	for (size_t si = 0; si < nsites; si++)
+		if (site_wp[si] >= 0)
+			sites[fill[root(&w, site_wp[si])]++] = si;
 	/* per group */
 	for (size_t k = 0; k < w.n; k++) {
 		struct gstate g = {0};
@@ -382,17 +493,11 @@ void wrappers_resolve(struct ctx *cx)
 
 		if (r != (int)k)
 			continue;
-		for (size_t j = 0; j < w.n && !g.bad; j++)
-			if (root(&w, (int)j) == r)
-				check_wrapper(cx, &w, (int)j, &g);
-		for (size_t si = 0; si < nsites; si++) {
-			int wi;
+		for (size_t m = member_start[r]; m < member_start[r + 1] && !g.bad; m++)
+			check_wrapper(cx, &w, (int)members[m], &g);
+		for (size_t m = site_start[r]; m < site_start[r + 1]; m++) {
+			size_t si = sites[m];
 
-			if (cx->wfunc[si] < 0)
-				continue;
-			wi = wfind(&w, (size_t)cx->wfunc[si], cx->wparam[si]);
-			if (wi < 0 || root(&w, wi) != r)
-				continue;
 			if (cx->run->sites[si].verdict == BM_MANUAL && !g.bad)
 				gbad(&g, cx->run->sites[si].reason_code,
 				     xasprintf(
@@ -400,14 +505,8 @@ void wrappers_resolve(struct ctx *cx)
 					 "(line %u) needs manual review",
 					 cx->run->sites[si].line));
 		}
-		for (size_t si = 0; si < nsites; si++) {
-			int wi;
-
-			if (cx->wfunc[si] < 0)
-				continue;
-			wi = wfind(&w, (size_t)cx->wfunc[si], cx->wparam[si]);
-			if (wi < 0 || root(&w, wi) != r)
-				continue;
+		for (size_t m = site_start[r]; m < site_start[r + 1]; m++) {
+			size_t si = sites[m];
 			struct bm_site *s = &cx->run->sites[si];
 
 			s->pattern = BM_PAT_WRAPPER_PARAM;
@@ -429,5 +528,11 @@ void wrappers_resolve(struct ctx *cx)
 		free(g.scratch.edits);
 		free(g.why);
 	}
-	free(w.v);
+	free(member_start);
+	free(site_start);
+	free(members);
+	free(sites);
+	free(site_wp);
+	free(fill);
+	wset_free(&w);
 }
