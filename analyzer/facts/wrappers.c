@@ -169,6 +169,28 @@ static void gbad(struct gstate *g, const char *code, char *why)
 	g->why = why;
 }
 
+/* Is node n read only as a truth value? */
+static bool truth_context(struct tunit *t, const struct func *f, int n)
+{
+	int p = node_up(f, n);
+
+	if (p < 0)
+		return false;
+	switch (f->nodes[p].kind) {
+	case CXCursor_IfStmt:
+	case CXCursor_WhileStmt:
+	case CXCursor_ConditionalOperator: return node_strip(f, node_child(f, p, 0)) == n;
+	case CXCursor_BinaryOperator: {
+		char *op = binary_op(t, f, p);
+		bool logical = !strcmp(op, "&&") || !strcmp(op, "||");
+
+		free(op);
+		return logical;
+	}
+	default: return false;
+	}
+}
+
 static void check_wrapper(struct ctx *cx, struct wset *w, int k, struct gstate *g)
 {
 	struct func *f = &cx->funcs[w->v[k].func];
@@ -285,14 +307,10 @@ static void check_wrapper(struct ctx *cx, struct wset *w, int k, struct gstate *
 			bool bang = !strcmp(op, "!");
 
 			free(op);
-			/* only as the whole condition of an if or a while: elsewhere `!u` is
-			 * a value (0 or 1) and `error` is not (0 or -EIO) */
-			int pp = bang ? node_up(f, p) : -1;
-
-			if (pp >= 0 &&
-			    (f->nodes[pp].kind == CXCursor_IfStmt ||
-			     f->nodes[pp].kind == CXCursor_WhileStmt) &&
-			    node_strip(f, node_child(f, pp, 0)) == p) {
+			/* only where it is read as a truth value (the condition of an if, a
+			 * while or a ?:, an operand of && or ||): elsewhere `!u` is a value
+			 * (0 or 1) and `error` is not (0 or -EIO) */
+			if (bang && truth_context(t, f, p)) {
 				flips = true;
 				edit_add(&g->scratch, t->path, f->nodes[p].start, f->nodes[p].end,
 					 "error");
