@@ -305,8 +305,10 @@ static void site_lines(FILE *out, const struct bm_site *s)
 {
 	const char *fn = s->function[0] ? s->function : "(file scope)";
 
+	/* a converted site is no problem: a remark, as clang says of what went well (a
+	 * note belongs to the warning before it, issue 23) */
 	if (s->verdict == BM_AUTO)
-		fprintf(out, "%s:%u:%u: note: %s in %s%s -> %s (lock %s, confidence %s%s) [%s]\n",
+		fprintf(out, "%s:%u:%u: remark: %s in %s%s -> %s (lock %s, confidence %s%s) [%s]\n",
 			s->file, s->line, s->column, s->call, fn, s->function[0] ? "()" : "",
 			s->replacement, bm_lock_name(s->lock), s->confidence,
 			s->typed ? "" : ", untyped", bm_pattern_name(s->pattern));

@@ -549,7 +549,7 @@ static void test_reports(const char *cases)
 			  strstr(txt, "manual_by_reason") == NULL &&
 			  strstr(txt, "bytes_unknown 2") &&
 			  strstr(txt,
-				 "pairs.c:20:8: note: end_that_request_first in pairs_request() -> "
+				 "pairs.c:20:8: remark: end_that_request_first in pairs_request() -> "
 				 "__blk_end_request(rq, 0, blk_rq_bytes(rq))"),
 		      "text-summary-and-files", "%.300s", txt ? txt : "");
 		free(txt);

@@ -108,7 +108,7 @@ static int vgb_init(void)
  * vg_branches.c:52:9: warning: end_that_request_first in vgb_ladder() left for manual review: in the branch for kernels before 2.6.25 (#else at line 51 of the #if at line 45)
  * vg_branches.c:63:2: warning: end_that_request_last in vgb_nested() left for manual review: in the branch for kernels before 2.6.25 (#if at line 62), which keeps the legacy API on purpose; on 2.6.25 and later this code is not compiled: nothing to convert [compat_branch]
  * vg_branches.c:66:2: warning: end_that_request_last in vgb_nested() left for manual review: in the branch for kernels before 2.6.25 (#else at line 65 of the #if at line 61)
- * vg_branches.c:72:2: note: end_dequeued_request in vgb_nested() -> __blk_end_request(rq, 0, blk_rq_bytes(rq))
+ * vg_branches.c:72:2: remark: end_dequeued_request in vgb_nested() -> __blk_end_request(rq, 0, blk_rq_bytes(rq))
  * version_guarded: this file also builds for kernels before 2.6.25 (LINUX_VERSION_CODE tests at lines 21, 32, 45, 47, 61, 62, 68, 71, ...), where the new call does not exist
  * check-text-end
  * check-text-absent-start

@@ -51,6 +51,6 @@ static int vgc_init(void)
  * vg_compat_def.c:17:6: warning: end_that_request_chunk in blk_end_request() left for manual review: in this file's own definition of blk_end_request (line 13), its stand-in for the newer call on kernels that lack it, written with the legacy API on purpose (converted, it would call itself): nothing to convert [compat_branch]
  * vg_compat_def.c:22:2: warning: end_that_request_last in blk_end_request() left for manual review: in this file's own definition of blk_end_request (line 13), its stand-in for the newer call on kernels that lack it, written with the legacy API on purpose (converted, it would call itself): nothing to convert [compat_branch]
  * vg_compat_def.c:27:42: warning: end_request in (file scope) left for manual review: in this file's own #define of __blk_end_request_cur (line 27), its stand-in for the newer call on kernels that lack it, written with the legacy API on purpose: nothing to convert [compat_branch]
- * vg_compat_def.c:34:3: note: end_request in vgc_request() -> __blk_end_request(rq, 0,
+ * vg_compat_def.c:34:3: remark: end_request in vgc_request() -> __blk_end_request(rq, 0,
  * check-text-end
  */

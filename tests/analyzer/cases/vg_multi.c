@@ -53,8 +53,8 @@ static int vgm_init(void)
  * vg_multi.c:37:4 vgm_request end_that_request_last auto first_last_held lock=held uptodate=constant
  * check-brief-end
  * check-text-start
- * vg_multi.c:26:4: note: end_request in vgm_request() -> __blk_end_request(rq, -EIO, blk_rq_cur_bytes(rq))
- * vg_multi.c:35:8: note: end_that_request_first in vgm_request() -> __blk_end_request(rq, 0, blk_rq_bytes(rq))
+ * vg_multi.c:26:4: remark: end_request in vgm_request() -> __blk_end_request(rq, -EIO, blk_rq_cur_bytes(rq))
+ * vg_multi.c:35:8: remark: end_that_request_first in vgm_request() -> __blk_end_request(rq, 0, blk_rq_bytes(rq))
  * version_guarded: this file also builds for kernels before 2.6.25 (LINUX_VERSION_CODE tests at lines 14, 29), where the new call does not exist: it goes under `#if LINUX_VERSION_CODE >= KERNEL_VERSION(2,6,25)` and the old lines stay in its #else
  * check-text-end
  * check-text-absent-start

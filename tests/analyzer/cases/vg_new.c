@@ -36,7 +36,7 @@ static int vgn_init(void)
  * vg_new.c:22:3 vgn_request end_dequeued_request manual unclassified lock=unknown uptodate=none reason=compat_branch
  * check-brief-end
  * check-text-start
- * vg_new.c:19:3: note: end_dequeued_request in vgn_request() -> __blk_end_request(rq, 0,
+ * vg_new.c:19:3: remark: end_dequeued_request in vgn_request() -> __blk_end_request(rq, 0,
  * vg_new.c:22:3: warning: end_dequeued_request in vgn_request() left for manual review: in the branch for kernels before 2.6.25 (#else at line 20 of the #if at line 18), which keeps the legacy API on purpose; the file's branch for 2.6.25 and later (#if at line 18) is what runs on newer kernels: nothing to convert [compat_branch]
  * check-text-end
  */
