@@ -71,6 +71,17 @@ make_4x() {
 	done
 }
 
+cocci_convert_copy() { # cocci_convert_copy TREE NAME LOG: make cocci-convert on a fresh copy
+	local copy=$W/copy rc
+	rm -rf "$copy"
+	cp -a "$1" "$copy" && chmod -R u+w "$copy"
+	$TIME -v make -s -C "$TOP" cocci-convert TREE="$copy" COCCI_JOBS="$JOBS" \
+		>"$W/$2.out" 2>"$3"
+	rc=$?
+	rm -rf "$copy"
+	return $rc
+}
+
 run_tool() { # run_tool NAME REP: one measured run, its time -v log in $W/NAME.REP.time
 	local name=$1 rep=$2 log=$W/$1.$2.time copy rc
 	case $name in
@@ -108,21 +119,8 @@ run_tool() { # run_tool NAME REP: one measured run, its time -v log in $W/NAME.R
 		rc=$? ;;
 	cocci4x)
 		make_4x || { echo "bench-realtree: cannot make the 4x tree" >&2; return 1; }
-		copy=$W/copy4
-		rm -rf "$copy"
-		cp -a "$TREE4" "$copy" && chmod -R u+w "$copy"
-		$TIME -v make -s -C "$TOP" cocci-convert TREE="$copy" COCCI_JOBS="$JOBS" \
-			>"$W/$name.out" 2>"$log"
-		rc=$?
-		rm -rf "$copy" ;;
-	cocci)
-		copy=$W/copy
-		rm -rf "$copy"
-		cp -a "$TREE" "$copy" && chmod -R u+w "$copy"
-		$TIME -v make -s -C "$TOP" cocci-convert TREE="$copy" COCCI_JOBS="$JOBS" \
-			>"$W/$name.out" 2>"$log"
-		rc=$?
-		rm -rf "$copy" ;;
+		cocci_convert_copy "$TREE4" "$name" "$log"; rc=$? ;;
+	cocci) cocci_convert_copy "$TREE" "$name" "$log"; rc=$? ;;
 	esac
 	echo "$name $rep $rc $(sed -n 's/.*Elapsed (wall clock) time (h:mm:ss or m:ss): //p' "$log") $(sed -n 's/.*Maximum resident set size (kbytes): //p' "$log") $(awk -F': ' '/User time|System time/ { s += $2 } END { printf "%.2f", s }' "$log") $(cut -d' ' -f1 /proc/loadavg)" >>"$W/runs.txt"
 	tail -n 1 "$W/runs.txt" | sed 's/^/bench-realtree: /'
