@@ -25,7 +25,7 @@ lim_scan() { (ulimit -v 3000000; timeout 120 "$B" scan --timeout 30 "$@") >"$w/l
 for d in fifo zero; do
 	t0=$(date +%s); lim_scan "$w/lim/$d/lrd_simple.c"; rc=$?; t=$(($(date +%s) - t0))
 	if [ "$rc" = 0 ] && [ "$t" -lt 15 ] && grep -q "cannot open file '.*/$d.h': No such device" "$w/lim.out" &&
-		[ "$(grep -c 'lrd_simple.c:[0-9]*:[0-9]*: note: end_request' "$w/lim.out")" = 3 ]; then
+		[ "$(grep -c 'lrd_simple.c:[0-9]*:[0-9]*: remark: end_request' "$w/lim.out")" = 3 ]; then
 		pass "limit-$d-header-not-read"
 	else
 		fail "limit-$d-header-not-read" "exit $rc after $t s: $(grep -m2 'error\|not parsed\|No such' "$w/lim.out" | tr '\n' '|')"

@@ -452,7 +452,7 @@ n=$(grep -c "slow.c:[0-9]*:[0-9]*: warning: end_request in slow_[0-9]*() left fo
 if [ "$rc" = 1 ] && [ "$n" = 80 ] &&
 	grep -q "blkmig: .*slow.c: the analysis took longer than --timeout 1 s; its sites are left for review and the file untouched" "$w/s.out" &&
 	grep -q "other_done has callers blkmig cannot see: it is named in .*slow.c, whose analysis passed the --timeout of 1 s" "$w/s.out" &&
-	! grep -q "lrd_simple.c.*\[timeout\]" "$w/s.out" && grep -q "lrd_simple.c.*note: " "$w/s.out"; then
+	! grep -q "lrd_simple.c.*\[timeout\]" "$w/s.out" && grep -q "lrd_simple.c.*remark: " "$w/s.out"; then
 	pass bounded-analysis-timeout-scan
 else
 	fail bounded-analysis-timeout-scan "exit $rc, $n of 80 slow sites timeout: $(grep -m3 'slow\|other_done\|summary' "$w/s.out" | tr '\n' '|')"
