@@ -480,7 +480,7 @@ static void saved_values(const struct series_file *f, struct bm_strlist *saved,
 	char *d = NULL;
 	size_t len = 0;
 	FILE *m;
-	struct bm_strlist added = {0}, names = {0};
+	struct bm_strlist added = {0}, names = {0}, hoists = {0};
 
 	if (!f->changed || !(m = open_memstream(&d, &len)))
 		return;
@@ -505,6 +505,24 @@ static void saved_values(const struct series_file *f, struct bm_strlist *saved,
 		const char *t = added.v[i], *q;
 		int depth = 0;
 
+		/* both tools' form: `saved_NAME = EXPR;`, declared with the declarations */
+		if (!strncmp(t, "saved_", 6)) {
+			const char *end = t, *eq;
+
+			while (isalnum((unsigned char)*end) || *end == '_')
+				end++;
+			eq = end;
+			if (!strncmp(eq, " = ", 3) && eq[3] && t[strlen(t) - 1] == ';') {
+				char *nm = xstrndup(t, (size_t)(end - t));
+
+				strlist_push_owned(
+				    saved,
+				    xasprintf("%.*s\x1f%s", (int)(strlen(eq + 3) - 1), eq + 3, nm));
+				strlist_push_owned(&names, nm);
+				strlist_push(&hoists, t);
+			}
+			continue;
+		}
 		if (strncmp(t, "typeof(", 7))
 			continue;
 		for (q = t + 6; *q; q++) {
@@ -530,7 +548,19 @@ static void saved_values(const struct series_file *f, struct bm_strlist *saved,
 		}
 	}
 	for (size_t i = 0; i < added.n; i++) {
-		if (!strncmp(added.v[i], "typeof(", 7))
+		const char *last = strrchr(added.v[i], ' ');
+		bool decl = false;
+
+		if (!strncmp(added.v[i], "typeof(", 7) || strlist_has(&hoists, added.v[i]))
+			continue;
+		/* a declaration of one of them (`void *saved_NAME;`) is no use of it */
+		for (size_t k = 0; k < names.n && last; k++) {
+			const char *w = last + 1 + strspn(last + 1, "*");
+
+			decl |= !strncmp(w, names.v[k], strlen(names.v[k])) &&
+				!strcmp(w + strlen(names.v[k]), ";");
+		}
+		if (decl)
 			continue;
 		for (size_t k = 0; k < names.n; k++) {
 			const char *h = strstr(added.v[i], names.v[k]);
@@ -545,6 +575,7 @@ static void saved_values(const struct series_file *f, struct bm_strlist *saved,
 	}
 	strlist_free(&added);
 	strlist_free(&names);
+	strlist_free(&hoists);
 }
 
 /* Lines of @old removed by the diff to @new that mention @word. */
