@@ -130,6 +130,7 @@ struct bm_file {
 	enum bm_parse_status status;
 	unsigned errors, warnings;
 	bool used_model;
+	bool link;    /* a symbolic link (parse/walk.c): skipped, never read or written */
 	char *reason; /* why partial/failed/skipped, or NULL */
 	/* failed: the reason code of the file and its sites ("resource_limit": the parse
 	 * passed --parse-memory); NULL: "unparsed" */

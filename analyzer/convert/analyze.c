@@ -276,6 +276,8 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 
 		t->path = f->path;
 		t->file_index = i;
+		if (f->link) /* a symbolic link, reported by the walk: never read */
+			continue;
 		t->src = read_file(f->path, &t->len);
 		if (!t->src) {
 			fprintf(stderr, "blkmig: cannot read %s: %s\n", f->path, strerror(errno));

@@ -2,7 +2,9 @@
  * walk.c - from command-line paths to the list of files to analyse:
  * directories are walked recursively in sorted order (C files; headers with
  * --headers; hidden directories and symlinked directories are skipped),
- * unreadable paths are reported and counted as I/O errors.
+ * unreadable paths are reported and counted as I/O errors.  A symbolic link to a
+ * file is never analysed as a second copy of its target: it is listed as a skipped
+ * file whose reason names the target (issue 25, item 7).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -36,11 +38,28 @@ static bool wanted(const struct bm_run *run, const char *name)
 
 static char walk_root[PATH_MAX]; /* the directory PATH being walked, resolved */
 
+/* A symbolic link in the walked tree: a skipped entry of its own, never read or written
+ * (run_analysis() passes over it), its reason naming the target. */
+static void add_link(struct bm_run *run, const char *path, char *reason)
+{
+	struct bm_file *f = vec_push(run->files, run->nfiles, run->files_cap);
+
+	memset(f, 0, sizeof(*f));
+	f->path = xstrdup(path);
+	f->status = BM_PARSE_SKIPPED;
+	f->link = true;
+	f->reason = reason;
+	fprintf(stderr, "blkmig: %s: %s\n", path, reason);
+}
+
 /*
  * A walked file is read only when it is a regular file (a FIFO or device named x.c
- * would block or never end) and, when it is a symbolic link, its target lies inside the
- * walked directory unless --follow (a tree converted in place must not change a file
- * outside it).  Anything else is skipped with a message.
+ * would block or never end) and is not a symbolic link.  A link to a file inside the
+ * walked directory is skipped and reported: the file is analysed (and converted)
+ * under its own name, once, and a link is never written through (it was analysed
+ * twice, and migrate --patch wrote a patch git apply rejects).  A link out of the
+ * directory is skipped and reported too, unless --follow: then it is analysed as the
+ * file it leads to.  Anything else is skipped with a message.
  */
 static bool regular_inside(struct bm_run *run, const char *p, bool link)
 {
@@ -52,17 +71,26 @@ static bool regular_inside(struct bm_run *run, const char *p, bool link)
 		fprintf(stderr, "blkmig: %s: not a regular file; skipped\n", p);
 		return false;
 	}
-	if (!link || run->opt.follow)
+	if (!link)
 		return true;
-	if (!realpath(p, real) || strncmp(real, walk_root, rl) ||
-	    (real[rl] != '/' && strcmp(walk_root, "/"))) {
-		fprintf(stderr,
-			"blkmig: %s: a symbolic link to %s, outside %s; skipped (--follow "
-			"follows it)\n",
-			p, real, walk_root);
+	if (!realpath(p, real)) {
+		add_link(run, p, xasprintf("a symbolic link that cannot be resolved (%s); skipped",
+					   strerror(errno)));
 		return false;
 	}
-	return true;
+	if (!strncmp(real, walk_root, rl) && (real[rl] == '/' || !strcmp(walk_root, "/"))) {
+		add_link(run, p,
+			 xasprintf("a symbolic link to %s, inside %s; skipped (not followed: a "
+				   "file is analysed under its own name only)",
+				   real, walk_root));
+		return false;
+	}
+	if (run->opt.follow)
+		return true;
+	add_link(run, p,
+		 xasprintf("a symbolic link to %s, outside %s; skipped (--follow follows it)",
+			   real, walk_root));
+	return false;
 }
 
 static int walk_dir(struct bm_run *run, const char *dir, unsigned *found)

@@ -16,7 +16,22 @@
 static char *absolute(const char *path)
 {
 	char buf[PATH_MAX], cwd[PATH_MAX];
+	struct stat st;
+	const char *slash = strrchr(path, '/');
 
+	/* a symbolic link to a file keeps its own name (a skipped link must not be named
+	 * as its target, as patches name it: rewrite_output.c); its directory is resolved */
+	if (!lstat(path, &st) && S_ISLNK(st.st_mode) &&
+	    !(stat(path, &st) == 0 && S_ISDIR(st.st_mode))) {
+		char *dir = slash ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");
+		char *r = NULL;
+
+		if (realpath(*dir ? dir : "/", buf))
+			r = xasprintf("%s/%s", strcmp(buf, "/") ? buf : "", slash ? slash + 1 : path);
+		free(dir);
+		if (r)
+			return r;
+	}
 	if (realpath(path, buf))
 		return xstrdup(buf);
 	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
