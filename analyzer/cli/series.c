@@ -30,6 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "json_text.h"
 #include "rewrite_output.h"
 #include "series.h"
 #include "udiff.h"
@@ -1256,7 +1257,9 @@ int series_write(const char *dir, const char *root, const struct series_file *fi
 
 			if (!f->f->changed)
 				continue;
-			names[nd] = f->rel;
+			/* the message and the diffstat are text: \xNN for a byte that is
+			 * not UTF-8 (json_text.h); the diff keeps the bytes, to apply */
+			names[nd] = bm_text_escape(f->rel);
 			diffs[nd] = diff_text(f->f, f->rel);
 			if (!diffs[nd]) {
 				fprintf(stderr, "blkmig migrate: --series: cannot diff %s\n",
@@ -1269,6 +1272,15 @@ int series_write(const char *dir, const char *root, const struct series_file *fi
 		subject = xasprintf("%s: convert to blk_end_request()", prefix);
 		fname = file_name((unsigned)nr, subject);
 		text = body(s, n, &g[k], prefix, inv, &pfx);
+		{
+			char *e = bm_text_escape(subject);
+
+			free(subject);
+			subject = e;
+			e = bm_text_escape(text);
+			free(text);
+			text = e;
+		}
 		sbuf_add(
 		    &m, "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n");
 		sbuf_printf(&m, "From: %s\nDate: %s\n", from, date);
@@ -1298,8 +1310,10 @@ int series_write(const char *dir, const char *root, const struct series_file *fi
 		free(fname);
 		free(subject);
 		free(prefix);
-		for (size_t i = 0; i < nd; i++)
+		for (size_t i = 0; i < nd; i++) {
 			free(diffs[i]);
+			free((char *)names[i]);
+		}
 		free(diffs);
 		free(names);
 	}

@@ -14,12 +14,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_text.h"
 #include "report_paths.h"
 #include "util.h"
 
+/* @s HTML-escaped; a byte that is not UTF-8 (a Latin-1 comment) as \xNN (json_text.h) */
 static void esc(FILE *o, const char *s)
 {
 	for (; s && *s; s++) {
+		if ((unsigned char)*s >= 0x80) {
+			size_t k = bm_utf8_seq((const unsigned char *)s, strnlen(s, 4));
+
+			if (k)
+				fwrite(s, 1, k, o);
+			else
+				fprintf(o, "\\x%02x", (unsigned char)*s);
+			s += k ? k - 1 : 0;
+			continue;
+		}
 		switch (*s) {
 		case '&': fputs("&amp;", o); break;
 		case '<': fputs("&lt;", o); break;
@@ -180,12 +192,17 @@ static const char *orig_text(struct page *pg, const char *path, size_t *len)
 	return pg->cur_data;
 }
 
-/* Where the run found @path (a report path): for a schema 2 report, below its root. */
+/* Where the run found @path (a report path, \xNN for a byte that is not UTF-8): for a
+ * schema 2 report, below its root. */
 static char *disk_path(const struct page *pg, const char *path)
 {
+	char *raw = bm_text_unescape(path), *r;
+
 	if (!pg->json_root || path[0] == '/' || !strcmp(pg->json_root, "."))
-		return xstrdup(path);
-	return xasprintf("%s/%s", pg->json_root, path);
+		return raw;
+	r = xasprintf("%s/%s", pg->json_root, raw);
+	free(raw);
+	return r;
 }
 
 /* The path relative to the root, as written (not URI-encoded) when possible. */
@@ -194,7 +211,7 @@ static char *rel_of(struct page *pg, const char *path)
 	char *r;
 
 	if (pg->json_root && path[0] != '/')
-		return xstrdup(path);
+		return bm_text_unescape(path);
 	r = report_rel_path(pg->root, path);
 
 	if (!r)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_text.h"
 #include "report_paths.h"
 #include "util.h"
 
@@ -16,7 +17,7 @@
 static json_t *rel_string(const char *root, const char *text)
 {
 	char *r = report_rel_text(root, text ? text : "");
-	json_t *j = json_string(r);
+	json_t *j = bm_json_text(r);
 
 	free(r);
 	return j;
@@ -25,7 +26,7 @@ static json_t *rel_string(const char *root, const char *text)
 static json_t *name_string(const char *root, const char *path)
 {
 	char *r = report_name(root, path);
-	json_t *j = json_string(r);
+	json_t *j = bm_json_text(r);
 
 	free(r);
 	return j;
@@ -39,13 +40,13 @@ static json_t *json_site(const struct bm_site *s, const char *root)
 	for (size_t i = 0; i < s->lock_evidence.n; i++)
 		json_array_append_new(ev, rel_string(root, s->lock_evidence.v[i]));
 	for (size_t i = 0; i < s->nedits; i++)
-		json_array_append_new(edits, json_pack("{s:o, s:I, s:I, s:s}", "file",
+		json_array_append_new(edits, json_pack("{s:o, s:I, s:I, s:o}", "file",
 						       name_string(root, s->edits[i].file), "start",
 						       (json_int_t)s->edits[i].start, "end",
 						       (json_int_t)s->edits[i].end, "text",
-						       s->edits[i].text));
-	json_object_set_new(o, "id", json_sprintf("%s:%u:%u", file, s->line, s->column));
-	json_object_set_new(o, "file", json_string(file));
+						       bm_json_text(s->edits[i].text)));
+	json_object_set_new(o, "id", bm_json_textf("%s:%u:%u", file, s->line, s->column));
+	json_object_set_new(o, "file", bm_json_text(file));
 	free(file);
 	json_object_set_new(o, "line", json_integer(s->line));
 	json_object_set_new(o, "column", json_integer(s->column));
@@ -53,26 +54,27 @@ static json_t *json_site(const struct bm_site *s, const char *root)
 	json_object_set_new(o, "end_column", json_integer(s->end_column));
 	json_object_set_new(o, "offset", json_integer((json_int_t)s->offset));
 	json_object_set_new(o, "end_offset", json_integer((json_int_t)s->end_offset));
-	json_object_set_new(o, "function", json_string(s->function));
-	json_object_set_new(o, "call", json_string(s->call));
-	json_object_set_new(o, "pattern", json_string(bm_pattern_name(s->pattern)));
+	json_object_set_new(o, "function", bm_json_text(s->function));
+	json_object_set_new(o, "call", bm_json_text(s->call));
+	json_object_set_new(o, "pattern", bm_json_text(bm_pattern_name(s->pattern)));
 	json_object_set_new(
 	    o, "lock", json_pack("{s:s, s:o}", "state", bm_lock_name(s->lock), "evidence", ev));
 	json_object_set_new(o, "uptodate",
-			    json_pack("{s:s, s:s, s:s}", "expr", s->uptodate_expr, "class",
-				      bm_uptodate_class_name(s->uptodate_class), "error_expr",
-				      s->error_expr));
-	json_object_set_new(
-	    o, "bytes", json_pack("{s:s, s:s}", "expr", s->bytes_expr, "origin", s->bytes_origin));
-	json_object_set_new(o, "replacement", json_string(s->replacement));
-	json_object_set_new(o, "before", json_string(s->before ? s->before : ""));
-	json_object_set_new(o, "after", json_string(s->after ? s->after : ""));
-	json_object_set_new(o, "verdict", json_string(s->verdict == BM_AUTO ? "auto" : "manual"));
+			    json_pack("{s:o, s:s, s:o}", "expr", bm_json_text(s->uptodate_expr),
+				      "class", bm_uptodate_class_name(s->uptodate_class),
+				      "error_expr", bm_json_text(s->error_expr)));
+	json_object_set_new(o, "bytes",
+			    json_pack("{s:o, s:o}", "expr", bm_json_text(s->bytes_expr), "origin",
+				      bm_json_text(s->bytes_origin)));
+	json_object_set_new(o, "replacement", bm_json_text(s->replacement));
+	json_object_set_new(o, "before", bm_json_text(s->before ? s->before : ""));
+	json_object_set_new(o, "after", bm_json_text(s->after ? s->after : ""));
+	json_object_set_new(o, "verdict", bm_json_text(s->verdict == BM_AUTO ? "auto" : "manual"));
 	if (s->verdict == BM_MANUAL && s->reason_code)
 		json_object_set_new(o, "reason",
 				    json_pack("{s:s, s:o}", "code", s->reason_code, "text",
 					      rel_string(root, s->reason_text)));
-	json_object_set_new(o, "confidence", json_string(s->confidence ? s->confidence : "low"));
+	json_object_set_new(o, "confidence", bm_json_text(s->confidence ? s->confidence : "low"));
 	if (s->parse_note)
 		json_object_set_new(o, "parse_errors", rel_string(root, s->parse_note));
 	json_object_set_new(o, "typed", json_boolean(s->typed));
@@ -175,7 +177,7 @@ int bm_report_json(const struct bm_run *run, FILE *out)
 			json_t *oc = json_pack("{s:s}", "status", f->outcome);
 
 			if (f->outcome_code)
-				json_object_set_new(oc, "code", json_string(f->outcome_code));
+				json_object_set_new(oc, "code", bm_json_text(f->outcome_code));
 			if (f->outcome_text)
 				json_object_set_new(oc, "text", rel_string(root, f->outcome_text));
 			json_object_set_new(fo, "outcome", oc);
@@ -188,18 +190,19 @@ int bm_report_json(const struct bm_run *run, FILE *out)
 	for (size_t i = 0; i < run->nfindings; i++) {
 		const struct bm_finding *x = &run->findings[i];
 
-		json_array_append_new(
-		    findings,
-		    json_pack("{s:o, s:I, s:I, s:s, s:s, s:o}", "file", name_string(root, x->file),
-			      "line", (json_int_t)x->line, "column", (json_int_t)x->column,
-			      "function", x->function, "kind", bm_finding_kind_name(x->kind),
-			      "message", rel_string(root, x->message)));
+		json_array_append_new(findings, json_pack("{s:o, s:I, s:I, s:o, s:s, s:o}", "file",
+							  name_string(root, x->file), "line",
+							  (json_int_t)x->line, "column",
+							  (json_int_t)x->column, "function",
+							  bm_json_text(x->function), "kind",
+							  bm_finding_kind_name(x->kind), "message",
+							  rel_string(root, x->message)));
 	}
 	json_object_set_new(doc, "schema_version", json_integer(2));
 	json_object_set_new(doc, "tool",
 			    json_pack("{s:s, s:s}", "name", "blkmig", "version", BLKMIG_VERSION));
-	json_object_set_new(doc, "command", json_string(run->command));
-	json_object_set_new(doc, "root", json_string(label));
+	json_object_set_new(doc, "command", bm_json_text(run->command));
+	json_object_set_new(doc, "root", bm_json_text(label));
 	json_object_set_new(doc, "files", files);
 	json_object_set_new(doc, "sites", sites);
 	json_object_set_new(doc, "findings", findings);

@@ -25,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "json_text.h"
 #include "report_paths.h"
 #include "util.h"
 
@@ -169,7 +170,7 @@ static int rule(struct sarif *x, const char *id, const char *shortd, const char 
 		      "shortDescription", "text", shortd, "fullDescription", "text", fulld, "help",
 		      "text", help, "markdown", md, strlen(md));
 	if (x->help_base)
-		json_object_set_new(r, "helpUri", json_sprintf("%s#%s", x->help_base, id));
+		json_object_set_new(r, "helpUri", bm_json_textf("%s#%s", x->help_base, id));
 	json_object_set_new(r, "defaultConfiguration", json_pack("{s:s}", "level", level));
 	json_array_append_new(x->rules, r);
 	json_object_set_new(x->rule_index, id, json_integer((json_int_t)n));
@@ -276,12 +277,12 @@ static json_t *edit_changes(const struct sarif *x, const struct bm_site *s)
 			const struct bm_edit *e = &s->edits[order[oi]];
 
 			json_array_append_new(
-			    repl, json_pack("{s:o, s:{s:s}}", "deletedRegion",
+			    repl, json_pack("{s:o, s:{s:o}}", "deletedRegion",
 					    text ? region(text, len, e->start, e->end)
 						 : json_pack("{s:I, s:I}", "charOffset",
 							     (json_int_t)e->start, "charLength",
 							     (json_int_t)(e->end - e->start)),
-					    "insertedContent", "text", e->text));
+					    "insertedContent", "text", bm_json_text(e->text)));
 		}
 		free(order);
 		free(text);
@@ -308,10 +309,10 @@ static json_t *line_changes(const struct sarif *x, const struct bm_site *s)
 	if (p && (size_t)(p - text) <= s->offset) {
 		size_t a = (size_t)(p - text);
 
-		changes =
-		    json_pack("[{s:o, s:[{s:o, s:{s:s}}]}]", "artifactLocation",
-			      artifact_location(x, s->file), "replacements", "deletedRegion",
-			      region(text, len, a, a + blen), "insertedContent", "text", s->after);
+		changes = json_pack("[{s:o, s:[{s:o, s:{s:o}}]}]", "artifactLocation",
+				    artifact_location(x, s->file), "replacements", "deletedRegion",
+				    region(text, len, a, a + blen), "insertedContent", "text",
+				    bm_json_text(s->after));
 	}
 	free(text);
 	return changes;
@@ -333,7 +334,7 @@ static json_t *location(const struct sarif *x, const char *file, unsigned line, 
 	if (function && *function)
 		json_object_set_new(
 		    loc, "logicalLocations",
-		    json_pack("[{s:s, s:s}]", "name", function, "kind", "function"));
+		    json_pack("[{s:o, s:s}]", "name", bm_json_text(function), "kind", "function"));
 	return loc;
 }
 
@@ -357,7 +358,7 @@ static void add_related(const struct sarif *x, json_t *arr, const char *file, un
 		}
 	}
 	json_object_set_new(loc, "id", json_integer((json_int_t)json_array_size(arr) + 1));
-	json_object_set_new(loc, "message", json_pack("{s:s}", "text", text));
+	json_object_set_new(loc, "message", json_pack("{s:o}", "text", bm_json_text(text)));
 	json_array_append_new(arr, loc);
 }
 
@@ -434,7 +435,7 @@ static json_t *site_result(struct sarif *x, size_t k)
 	}
 	for (size_t i = 0; i < s->lock_evidence.n; i++) {
 		json_array_append_new(
-		    ev, json_string(why = report_rel_text(x->root, s->lock_evidence.v[i])));
+		    ev, bm_json_text(why = report_rel_text(x->root, s->lock_evidence.v[i])));
 		free(why);
 		related_refs(x, rl, s->lock_evidence.v[i]);
 	}
@@ -442,7 +443,7 @@ static json_t *site_result(struct sarif *x, size_t k)
 			    json_string(s->verdict == BM_AUTO ? "convert" : s->reason_code));
 	json_object_set_new(res, "ruleIndex", json_integer(ri));
 	json_object_set_new(res, "level", json_string(s->verdict == BM_AUTO ? "note" : "warning"));
-	json_object_set_new(res, "message", json_pack("{s:s}", "text", msg));
+	json_object_set_new(res, "message", json_pack("{s:o}", "text", bm_json_text(msg)));
 	json_object_set_new(res, "locations",
 			    json_pack("[o]", location(x, s->file, s->line, s->column, s->end_line,
 						      s->end_column, s->function)));
@@ -457,7 +458,7 @@ static json_t *site_result(struct sarif *x, size_t k)
 	if (s->reason_code)
 		json_object_set_new(props, "reason", json_string(s->reason_code));
 	json_object_set_new(props, "pattern", json_string(bm_pattern_name(s->pattern)));
-	json_object_set_new(props, "call", json_string(s->call));
+	json_object_set_new(props, "call", bm_json_text(s->call));
 	json_object_set_new(props, "lock", json_string(bm_lock_name(s->lock)));
 	json_object_set_new(props, "lockEvidence", ev);
 	json_object_set_new(props, "uptodateClass",
@@ -465,7 +466,7 @@ static json_t *site_result(struct sarif *x, size_t k)
 	json_object_set_new(props, "confidence",
 			    json_string(s->confidence ? s->confidence : "low"));
 	if (s->parse_note)
-		json_object_set_new(props, "parseErrors", json_string(s->parse_note));
+		json_object_set_new(props, "parseErrors", bm_json_text(s->parse_note));
 	json_object_set_new(props, "typed", json_boolean(s->typed));
 	json_object_set_new(res, "properties", props);
 	if (s->verdict == BM_AUTO && s->replacement[0] != '(') {
@@ -476,8 +477,9 @@ static json_t *site_result(struct sarif *x, size_t k)
 	}
 	if (changes)
 		json_object_set_new(res, "fixes",
-				    json_pack("[{s:{s:s}, s:o}]", "description", "text",
-					      s->replacement, "artifactChanges", changes));
+				    json_pack("[{s:{s:o}, s:o}]", "description", "text",
+					      bm_json_text(s->replacement), "artifactChanges",
+					      changes));
 	free(rel);
 	free(msg);
 	return res;
@@ -499,10 +501,11 @@ static json_t *file_result(struct sarif *x, const struct bm_file *f)
 			break;
 		}
 	fp = fingerprint(rel ? rel : f->path, "", "(file)", 0);
-	res = json_pack("{s:s, s:i, s:s, s:{s:s+}, s:[o], s:{s:s}}", "ruleId", code, "ruleIndex",
-			ri, "level", "warning", "message", "text", "file left untouched: ", why,
-			"locations", location(x, f->path, line, 1, 0, 0, NULL),
-			"partialFingerprints", "blkmigFile/v1", fp);
+	res = json_pack("{s:s, s:i, s:s, s:{s:o}, s:[o], s:{s:s}}", "ruleId", code, "ruleIndex", ri,
+			"level", "warning", "message", "text",
+			bm_json_textf("file left untouched: %s", why), "locations",
+			location(x, f->path, line, 1, 0, 0, NULL), "partialFingerprints",
+			"blkmigFile/v1", fp);
 	free(why);
 	free(fp);
 	free(rel);
@@ -565,10 +568,11 @@ int bm_report_sarif(const struct bm_run *run, FILE *out)
 				      finding_level(f));
 
 			char *msg = report_rel_text(x.root, f->message);
-			json_t *res = json_pack(
-			    "{s:s, s:i, s:s, s:{s:s}, s:[o]}", "ruleId", n, "ruleIndex", ri,
-			    "level", finding_level(f), "message", "text", msg, "locations",
-			    location(&x, f->file, f->line, f->column, 0, 0, f->function));
+			json_t *res =
+			    json_pack("{s:s, s:i, s:s, s:{s:o}, s:[o]}", "ruleId", n, "ruleIndex",
+				      ri, "level", finding_level(f), "message", "text",
+				      bm_json_text(msg), "locations",
+				      location(&x, f->file, f->line, f->column, 0, 0, f->function));
 			json_t *rl = json_array();
 
 			related_refs(&x, rl, f->message);
@@ -598,9 +602,9 @@ int bm_report_sarif(const struct bm_run *run, FILE *out)
 
 			json_array_append_new(
 			    notes,
-			    json_pack("{s:s, s:{s:s}, s:[{s:{s:o}}]}", "level",
+			    json_pack("{s:s, s:{s:o}, s:[{s:{s:o}}]}", "level",
 				      f->status == BM_PARSE_FAILED ? "error" : "warning", "message",
-				      "text", why, "locations", "physicalLocation",
+				      "text", bm_json_text(why), "locations", "physicalLocation",
 				      "artifactLocation", artifact_location(&x, f->path)));
 			free(why);
 		}
@@ -609,8 +613,9 @@ int bm_report_sarif(const struct bm_run *run, FILE *out)
 	 * name a directory of the machine that wrote it */
 	base = run->opt.sarif_base_uri;
 	if (base && *base)
-		bases = json_pack("{s:{s:s++}}", "SRCROOT", "uri", base,
-				  base[strlen(base) - 1] == '/' ? "" : "/");
+		bases = json_pack(
+		    "{s:{s:o}}", "SRCROOT", "uri",
+		    bm_json_textf("%s%s", base, base[strlen(base) - 1] == '/' ? "" : "/"));
 	else
 		bases = json_pack("{s:{s:{s:s}}}", "SRCROOT", "description", "text",
 				  "the directory blkmig ran on (--root, else the current "
@@ -618,15 +623,15 @@ int bm_report_sarif(const struct bm_run *run, FILE *out)
 	driver = json_pack("{s:s, s:s, s:s, s:o}", "name", "blkmig", "version", BLKMIG_VERSION,
 			   "semanticVersion", BLKMIG_VERSION, "rules", x.rules);
 	if (x.help_base)
-		json_object_set_new(driver, "informationUri", json_string(x.help_base));
+		json_object_set_new(driver, "informationUri", bm_json_text(x.help_base));
 	slash = strrchr(x.root, '/');
 	auto_id = xasprintf("blkmig/%s/%s/", run->command, slash && slash[1] ? slash + 1 : "root");
-	root = json_pack("{s:s, s:s, s:[{s:{s:o}, s:{s:s}, s:o, s:o, s:o, s:[{s:b, s:o}]}]}",
+	root = json_pack("{s:s, s:s, s:[{s:{s:o}, s:{s:o}, s:o, s:o, s:o, s:[{s:b, s:o}]}]}",
 			 "$schema", "https://json.schemastore.org/sarif-2.1.0.json", "version",
 			 "2.1.0", "runs", "tool", "driver", driver, "automationDetails", "id",
-			 auto_id, "originalUriBaseIds", bases, "artifacts", artifacts, "results",
-			 results, "invocations", "executionSuccessful", run->io_errors == 0,
-			 "toolExecutionNotifications", notes);
+			 bm_json_text(auto_id), "originalUriBaseIds", bases, "artifacts", artifacts,
+			 "results", results, "invocations", "executionSuccessful",
+			 run->io_errors == 0, "toolExecutionNotifications", notes);
 	free(auto_id);
 	r = json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	fputc('\n', out);

@@ -246,3 +246,72 @@ else
 	fail symlink-in-tree-fix-verify-once "exit $rc: $(grep -v '^ ' "$w/sl.out" | head -3 | tr '\n' '|')"
 fi
 rm -rf "$w/sl" "$w/sl".* "$w/sl-"*
+
+# ---- bytes that are not UTF-8: every report keeps every file and field ---------------------
+# A file named with a 0xff byte and a Latin-1 comment on a call's line: jansson refused
+# such strings, so the file dropped out of files[], its sites lost id/file/before/after and
+# a converted site its edits (the JSON no longer matched the schema).  Now such a byte is
+# \xNN in report.json, SARIF, the review page and a series' messages (json_text.h); the
+# converted file keeps its bytes.
+rm -rf "$w/nu"; mkdir -p "$w/nu/in"
+cp "$TOP/samples/lrd_simple.c" "$w/nu/in/drv"$'\377'".c"
+cp "$TOP/samples/lrd_disk.h" "$TOP/samples/lrd_simple.c" "$w/nu/in/"
+mv "$w/nu/in/lrd_simple.c" "$w/nu/in/lat.c"
+sed -i 's|^\(\t*end_request(rq, 1);\)$|\1 /* d'$'\351''j'$'\340'' vu */|' "$w/nu/in/lat.c"
+cp -a "$w/nu/in" "$w/nu/t"
+"$B" scan --format json -o "$w/nu/scan.json" "$w/nu/in" >/dev/null 2>&1
+"$B" scan --format sarif -o "$w/nu/scan.sarif" "$w/nu/in" >/dev/null 2>&1
+(cd "$w/nu" && "$B" migrate -q --in-place -j 1 --report rep t) >"$w/nu/m.out" 2>&1
+(cd "$w/nu" && "$B" migrate -q -j 1 --series ser in) >>"$w/nu/m.out" 2>&1
+if [ "$(grep -c 'end_request(rq, 1); /\* d'$'\351''j'$'\340'' vu \*/' "$w/nu/in/lat.c")" != 1 ]; then
+	fail utf8-reports-valid "the Latin-1 comment was not set up"
+elif ! out=$(python3 "$TOP/tests/reports/validate.py" json "$TOP/analyzer/report.schema.json" \
+	"$w/nu/scan.json" "$w/nu/rep/report.json" 2>&1); then
+	fail utf8-reports-valid "schema: $(echo "$out" | head -3 | tr '\n' '|')"
+elif ! out=$(python3 - "$w/nu" <<'EOT' 2>&1
+import json, os, sys
+d = sys.argv[1]
+def load(p):  # strict UTF-8, as any JSON reader needs
+    return json.loads(open(os.path.join(d, p), "rb").read().decode("utf-8"))
+bad = []
+for p, conv in (("scan.json", False), ("rep/report.json", True)):
+    r = load(p)
+    names = sorted(os.path.basename(f["path"]) for f in r["files"])
+    if names != ["drv\\xff.c", "lat.c"]:
+        bad.append("%s: files %s" % (p, names))
+    if len(r["sites"]) != 6:
+        bad.append("%s: %d sites" % (p, len(r["sites"])))
+    for s in r["sites"]:
+        if any(k not in s for k in ("id", "file", "before", "after")):
+            bad.append("%s: a site without id/file/before/after: %s" % (p, sorted(s)))
+        elif conv and (s["verdict"] != "auto" or not s["edits"]):
+            bad.append("%s: %s %s without edits" % (p, s["id"], s["verdict"]))
+    if not any("d\\xe9j\\xe0 vu" in s.get("before", "") for s in r["sites"]):
+        bad.append("%s: no site's before shows the comment as \\xNN" % p)
+s = load("scan.sarif")
+if len(s["runs"][0]["results"]) != 6:
+    bad.append("scan.sarif: %d results" % len(s["runs"][0]["results"]))
+s = load("rep/report.sarif")
+if len(s["runs"][0]["results"]) != 6:
+    bad.append("report.sarif: %d results" % len(s["runs"][0]["results"]))
+h = open(os.path.join(d, "rep/report.html"), "rb").read().decode("utf-8")
+if "drv\\xff.c" not in h or "d\\xe9j\\xe0 vu" not in h:
+    bad.append("report.html: no \\xNN form")
+ser = sorted(os.listdir(os.path.join(d, "ser")))
+for p in ser:
+    msg = open(os.path.join(d, "ser", p), "rb").read().split(b"\ndiff --git ")[0]
+    msg.decode("utf-8")
+if len(ser) != 2 or "drv\\xff" not in open(os.path.join(d, "ser", ser[0]), "rb").read().decode("utf-8", "replace"):
+    bad.append("series: %s" % ser)
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+EOT
+); then
+	fail utf8-reports-valid "$(echo "$out" | tail -4 | tr '\n' '|')"
+elif ! grep -q '__blk_end_request(rq, 0, blk_rq_cur_bytes(rq)); /\* d'$'\351''j'$'\340'' vu \*/' "$w/nu/t/lat.c" ||
+	grep -q 'end_request(rq, [01])' "$w/nu/t/drv"$'\377'".c"; then
+	fail utf8-reports-valid "the converted files: $(grep -c '__blk_end_request' "$w/nu/t/lat.c") in lat.c"
+else
+	pass utf8-reports-valid
+fi
+rm -rf "$w/nu"
