@@ -252,8 +252,8 @@ int cmd_fix(int argc, char **argv)
 	rw_plan_build(&run, a.in_place ? precheck_writable : NULL, &refused, &plan);
 	for (size_t k = 0; k < plan.n; k++)
 		if (plan.files[k].problem)
-			fprintf(stderr, "blkmig fix: %s: left untouched: %s\n", plan.files[k].path,
-				plan.files[k].problem);
+			bm_text_file_left(stderr, &run, plan.files[k].path, plan.files[k].problem,
+					  plan.files[k].problem_code);
 	if (a.patch) {
 		/* a temporary file renamed over the patch when whole (atomic_write.c) */
 		struct out_file of;

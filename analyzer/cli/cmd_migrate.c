@@ -40,6 +40,7 @@
 #include "migrate_common.h"
 #include "origin_map.h"
 #include "progress.h"
+#include "report_text.h"
 #include "rewrite_output.h"
 #include "rewrite_plan.h"
 #include "run_state.h"
@@ -2054,8 +2055,8 @@ output:
 	}
 	for (size_t i = 0; i < m.nc; i++)
 		if (m.c[i].problem)
-			fprintf(stderr, "blkmig migrate: %s: left untouched (%s): %s\n",
-				m.c[i].orig, m.c[i].problem_code, m.c[i].problem);
+			bm_text_file_left(stderr, &m.inv, m.c[i].orig, m.c[i].problem,
+					  m.c[i].problem_code);
 	if (m.a.report && write_reports(&m, m.a.report) < 0)
 		rc = BM_EXIT_USAGE;
 	if ((m.a.format || m.a.output) &&

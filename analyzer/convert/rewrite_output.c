@@ -113,6 +113,7 @@ int write_in_place(struct rw_plan *plan, const struct rw_source *src)
 			fprintf(stderr, "blkmig: %s\n", err);
 			free(f->problem);
 			f->problem = xstrdup(err);
+			f->problem_code = "file_not_writable";
 			failed++;
 		}
 	}

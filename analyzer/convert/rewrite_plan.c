@@ -103,10 +103,12 @@ static int apply_file(struct bm_run *run, struct rw_file *f, struct bm_site **co
 		*conflict_a = &run->sites[r.conflicts[0].site_a];
 		*conflict_b = &run->sites[r.conflicts[0].site_b];
 		free(f->problem);
+		f->problem_code = "conflicting_edits";
 		f->problem = xasprintf("edits of the sites at lines %u and %u overlap",
 				       (*conflict_a)->line, (*conflict_b)->line);
 	} else {
 		free(f->problem);
+		f->problem_code = "conflicting_edits";
 		f->problem = xasprintf("an edit lies outside the file (%s)", r.error);
 		rc = 1;
 	}
@@ -153,8 +155,10 @@ int rw_plan_build(struct bm_run *run, rw_precheck_fn precheck, void *ctx, struct
 		} else if (precheck && precheck(f->path, ctx, err, sizeof(err)) < 0) {
 			f->problem = xstrdup(err);
 		}
-		if (f->problem)
+		if (f->problem) {
+			f->problem_code = "file_not_writable";
 			fail_sites_in(run, f, "file_not_writable");
+		}
 	}
 	/* Failing a site removes its edits from other files: recompute until stable. */
 	do {

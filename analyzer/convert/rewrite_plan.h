@@ -20,8 +20,9 @@ struct rw_file {
 	size_t old_len;
 	char *new; /* new contents, NULL when the file stays as it is */
 	size_t new_len;
-	char *problem; /* why it was left untouched, or NULL */
-	size_t nsites; /* auto sites converted in this file */
+	char *problem;		  /* why it was left untouched, or NULL */
+	const char *problem_code; /* its reason code: file_not_writable, conflicting_edits */
+	size_t nsites;		  /* auto sites converted in this file */
 };
 
 struct rw_plan {

@@ -42,6 +42,13 @@ static void parse_notes(FILE *out, const struct bm_file *f)
 	}
 }
 
+static void file_left_line(FILE *out, const char *path, unsigned line, const char *text,
+			   const char *code)
+{
+	fprintf(out, "%s:%u:1: warning: file left untouched: %s [%s]\n", path, line ? line : 1,
+		text ? text : "", code);
+}
+
 /*
  * File-level lines: a file that failed to parse (error), parsed with errors
  * (warning, with its first diagnostics), or was left untouched by fix/migrate.
@@ -59,9 +66,22 @@ static void file_lines(FILE *out, const struct bm_file *f, unsigned first_line)
 	if (f->status == BM_PARSE_PARTIAL)
 		parse_notes(out, f);
 	if (f->outcome && !strcmp(f->outcome, "left_untouched"))
-		fprintf(out, "%s:%u:1: warning: file left untouched: %s [%s]\n", f->path,
-			first_line ? first_line : 1, f->outcome_text ? f->outcome_text : "",
-			f->outcome_code ? f->outcome_code : "unparsed");
+		file_left_line(out, f->path, first_line, f->outcome_text,
+			       f->outcome_code ? f->outcome_code : "unparsed");
+}
+
+static unsigned first_site_line(const struct bm_run *run, const char *path)
+{
+	for (size_t k = 0; k < run->nsites; k++)
+		if (!strcmp(run->sites[k].file, path))
+			return run->sites[k].line;
+	return 0;
+}
+
+void bm_text_file_left(FILE *out, const struct bm_run *run, const char *path, const char *text,
+		       const char *code)
+{
+	file_left_line(out, path, first_site_line(run, path), text, code);
 }
 
 /* A legacy call left and an old bug the conversion kept are warnings; what the conversion
@@ -348,15 +368,11 @@ int bm_report_text(const struct bm_run *run, FILE *out)
 		return report_verify(run, out);
 	for (size_t i = 0; i < run->nfiles; i++) {
 		const struct bm_file *f = &run->files[i];
-		unsigned first_line = 0;
 
 		if (!f->nsites && f->status != BM_PARSE_FAILED)
 			continue;
 		files_with += f->nsites > 0;
-		for (size_t k = 0; k < run->nsites && !first_line; k++)
-			if (!strcmp(run->sites[k].file, f->path))
-				first_line = run->sites[k].line;
-		file_lines(out, f, first_line);
+		file_lines(out, f, first_site_line(run, f->path));
 		if (f->outcome && !strcmp(f->outcome, "left_untouched")) {
 			const char *code = f->outcome_code ? f->outcome_code : "unparsed";
 			size_t r = 0;

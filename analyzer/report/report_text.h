@@ -20,4 +20,12 @@
  */
 void bm_text_manual_site(FILE *out, const struct bm_site *s);
 
+/*
+ * `FILE:LINE:1: warning: file left untouched: TEXT [CODE]`: a file fix or migrate wrote
+ * nothing to, as report.txt says it.  LINE is that of RUN's first site in the file (1 if
+ * it has none), so that the line points into the file's legacy code.
+ */
+void bm_text_file_left(FILE *out, const struct bm_run *run, const char *path, const char *text,
+		       const char *code);
+
 #endif
