@@ -332,8 +332,10 @@ int bm_parse_options(const char *cmd, int argc, char **argv, const char *own_sho
 {
 	size_t nown = 0;
 	struct option *lo;
-	/* ':' first: a missing value is reported as such; '+' never: options and PATHs mix */
-	char *so = xasprintf(":%sI:D:p:j:qh", own_short ? own_short : "");
+	/* '-' first: each PATH comes back as the value of option 1, so options and PATHs mix
+	 * even under POSIXLY_CORRECT (which would stop at the first PATH); then ':': a missing
+	 * value is reported as such */
+	char *so = xasprintf("-:%sI:D:p:j:qh", own_short ? own_short : "");
 	int c, rc = 0;
 
 	while (own_long && own_long[nown].name)
@@ -342,7 +344,7 @@ int bm_parse_options(const char *cmd, int argc, char **argv, const char *own_sho
 	if (nown)
 		memcpy(lo, own_long, nown * sizeof(*lo));
 	memcpy(lo + nown, common_long, sizeof(common_long));
-	*paths = NULL;
+	*paths = xcalloc((size_t)argc + 1, sizeof(char *));
 	*npaths = 0;
 	optind = 0; /* a full reset (glibc): every parse starts afresh */
 	opterr = 0;
@@ -371,6 +373,7 @@ int bm_parse_options(const char *cmd, int argc, char **argv, const char *own_sho
 			free(name);
 			rc = -1;
 			break;
+		case 1: (*paths)[(*npaths)++] = optarg; break;
 		case 'h': rc = 1; break;
 		case 'q': opt->quiet = true; break;
 		case BM_OPT_HEADERS: opt->headers = true; break;
@@ -394,10 +397,13 @@ int bm_parse_options(const char *cmd, int argc, char **argv, const char *own_sho
 			break;
 		}
 	}
-	if (rc == 0) {
-		*paths = xcalloc((size_t)(argc - optind) + 1, sizeof(char *));
+	if (rc == 0) { /* those after "--" */
 		for (int i = optind; i < argc; i++)
 			(*paths)[(*npaths)++] = argv[i];
+	} else {
+		free(*paths);
+		*paths = NULL;
+		*npaths = 0;
 	}
 	free(lo);
 	free(so);

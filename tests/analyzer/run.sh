@@ -54,6 +54,10 @@ expect cli-getopt-cluster 0 "$B" scan -qj2 --format=brief "$cases/pairs.c"
 	fail cli-getopt-cluster-quiet "$(head -c 300 "$tmp/err")"
 expect cli-getopt-long-equals 0 "$B" scan --quiet --jobs=1 --output="$tmp/eq.txt" "$cases/pairs.c"
 expect cli-getopt-option-after-path 0 "$B" scan "$cases/pairs.c" -q --format brief
+# POSIXLY_CORRECT would make getopt stop at the first PATH: options after it still count
+POSIXLY_CORRECT=1 expect cli-getopt-posixly-correct 0 "$B" scan "$cases/pairs.c" -q --format brief
+grep -q '^[^ ]*pairs.c:' "$tmp/out" && ! grep -q '^summary:' "$tmp/out" &&
+	pass cli-getopt-posixly-correct-brief || fail cli-getopt-posixly-correct-brief "$(head -c 300 "$tmp/out")"
 mkdir -p "$tmp/dd" && cp "$cases/pairs.c" "$tmp/dd/-q.c"
 (cd "$tmp/dd" && "$B" scan --format brief -- -q.c) > "$tmp/out" 2>&1
 grep -q '^-q.c:' "$tmp/out" && pass cli-getopt-double-dash-ends-options ||
