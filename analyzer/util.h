@@ -38,6 +38,10 @@ char *read_file(const char *path, size_t *len);
 /* Told of every file read_file() reads, and (data NULL) of every file a parse
  * includes: the inputs of a cached result (cli/cache.c); NULL when unused. */
 extern void (*bm_input_hook)(const char *path, const char *data, size_t len);
+/* Told of every file a parse looked for and did not find (a header that became an
+ * empty stub, in each include folder searched): a cached result is void once one
+ * appears (cli/cache.c); NULL when unused. */
+extern void (*bm_missing_hook)(const char *path);
 /* mkdir -p PATH (mode 0755): 0, or -1 with errno when PATH cannot be made. */
 int mkdirs(const char *path);
 

@@ -12,9 +12,11 @@
  * (libclang's inclusions), and the entries (mtime, inode) of every directory
  * on the way to them inside the walked trees, so that a file added, removed
  * or renamed (a header that was missing and stubbed, a new caller) is seen
- * too.  A hit needs every input unchanged.  The entry is written only when no
- * input changed while the run went on; a damaged entry (checksum of its
- * body) is ignored.
+ * too; and every place a parse looked for a header it did not find (each
+ * include folder, inside the walked trees or not: "missing"), so that the
+ * header appearing there later is seen as well.  A hit needs every input
+ * unchanged.  The entry is written only when no input changed while the run
+ * went on; a damaged entry (checksum of its body) is ignored.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -389,12 +391,27 @@ void bm_cache_note_include(const char *path)
 	note_input(path, NULL, 0);
 }
 
+/* A file a parse looked for and did not find (parse.c: a header in an include folder,
+ * maybe outside every walked tree): recorded "missing", so that a run after it appears
+ * is no hit (it was: the folder was not an input unless a header was read from it). */
+static void note_missing(const char *path)
+{
+	struct bm_cache *c = recording;
+	struct dep *d;
+
+	if (!c || !path || private_path(path) || dep_find(c, path, false))
+		return;
+	d = dep_find(c, path, true);
+	strcpy(d->hash, "missing");
+}
+
 void bm_cache_record(struct bm_cache *c)
 {
 	if (!c)
 		return;
 	recording = c;
 	bm_input_hook = note_input;
+	bm_missing_hook = note_missing;
 }
 
 static void stop_recording(struct bm_cache *c)
@@ -402,6 +419,7 @@ static void stop_recording(struct bm_cache *c)
 	if (recording == c) {
 		recording = NULL;
 		bm_input_hook = NULL;
+		bm_missing_hook = NULL;
 	}
 }
 
@@ -513,6 +531,10 @@ void bm_cache_store(struct bm_cache *c, json_t *state)
 				break;
 			}
 			continue;
+		}
+		if (!strcmp(d->hash, "missing") && !access(d->path, F_OK)) {
+			c->spoiled = true; /* a missing header appeared during the run */
+			break;
 		}
 		if (!d->hash[0]) { /* an include: hashed now, if it has not changed meanwhile */
 			struct stat st;

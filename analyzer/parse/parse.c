@@ -809,6 +809,97 @@ static void note_inclusion(CXFile inc, CXSourceLocation *stack, unsigned n, CXCl
 	clang_disposeString(name);
 }
 
+/*
+ * The include folders PATH's parse searched, from its arguments (-iquote, -I, -isystem,
+ * -idirafter; relative ones from the compile command's directory), without the run's
+ * own model and stub folders.
+ */
+static void search_dirs(struct parse_env *env, const char *path, struct bm_strlist *dirs)
+{
+	static const char *const opts[] = {"-iquote", "-isystem", "-idirafter", "-I"};
+	struct bm_strlist a = {0};
+	char *cwd = NULL;
+
+	build_args(env, path, &a, &cwd);
+	for (size_t i = 0; i < a.n; i++) {
+		const char *v = a.v[i], *d = NULL;
+
+		for (size_t k = 0; k < sizeof(opts) / sizeof(opts[0]) && !d; k++) {
+			size_t l = strlen(opts[k]);
+
+			if (strncmp(v, opts[k], l))
+				continue;
+			if (v[l])
+				d = v + l;
+			else if (i + 1 < a.n)
+				d = a.v[++i];
+			else
+				break;
+		}
+		if (!d || !*d || !strcmp(d, env->modeldir) || !strcmp(d, env->stubdir))
+			continue;
+		if (d[0] != '/' && cwd)
+			strlist_push_owned(dirs, xasprintf("%s/%s", cwd, d));
+		else
+			strlist_push(dirs, d);
+	}
+	free(cwd);
+	strlist_free(&a);
+}
+
+struct miss_probe {
+	struct parse_env *env;
+	const char *path;
+	struct bm_strlist dirs;
+	bool have_dirs;
+};
+
+/*
+ * A header the parse did not find stood in as an empty stub: where it was looked for
+ * (every include folder, and the including file's folder for "..." includes) is an
+ * input of a cached result too, so that the header appearing in any of them later
+ * (an -I folder outside the walked tree) is seen (cli/cache.c; issue 25, item 8).
+ */
+static void note_miss(CXFile inc, CXSourceLocation *stack, unsigned n, CXClientData data)
+{
+	struct miss_probe *mp = data;
+	CXString name = clang_getFileName(inc);
+	const char *s = clang_getCString(name);
+	size_t sl = strlen(mp->env->stubdir);
+
+	if (s && !strncmp(s, mp->env->stubdir, sl) && s[sl] == '/' && s[sl + 1]) {
+		const char *h = s + sl + 1;
+		CXFile from = NULL;
+
+		if (!mp->have_dirs) {
+			search_dirs(mp->env, mp->path, &mp->dirs);
+			mp->have_dirs = true;
+		}
+		for (size_t i = 0; i < mp->dirs.n; i++) {
+			char *p = xasprintf("%s/%s", mp->dirs.v[i], h);
+
+			bm_missing_hook(p);
+			free(p);
+		}
+		if (n)
+			clang_getSpellingLocation(stack[0], &from, NULL, NULL, NULL);
+		if (from) {
+			CXString fn = clang_getFileName(from);
+			const char *f = clang_getCString(fn), *slash = f ? strrchr(f, '/') : NULL;
+
+			if (f && strncmp(f, mp->env->stubdir, sl)) {
+				char *p = slash ? xasprintf("%.*s/%s", (int)(slash - f), f, h)
+						: xstrdup(h);
+
+				bm_missing_hook(p);
+				free(p);
+			}
+			clang_disposeString(fn);
+		}
+	}
+	clang_disposeString(name);
+}
+
 /* What every loaded T->tu gives: its main file, whether the model was used. */
 static void load_tu_facts(struct parse_env *env, struct bm_file *file, struct tunit *t)
 {
@@ -824,6 +915,12 @@ static void load_tu_facts(struct parse_env *env, struct bm_file *file, struct tu
 	t->cxfile = main_file(t->tu, file->path);
 	if (bm_input_hook) /* every header is an input of a cached result (cli/cache.c) */
 		clang_getInclusions(t->tu, note_inclusion, NULL);
+	if (bm_missing_hook) { /* and every place a missing header was looked for */
+		struct miss_probe mp = {env, file->path, {0}, false};
+
+		clang_getInclusions(t->tu, note_miss, &mp);
+		strlist_free(&mp.dirs);
+	}
 }
 
 static void set_status(struct bm_file *file, int stubbed)

@@ -315,3 +315,34 @@ else
 	pass utf8-reports-valid
 fi
 rm -rf "$w/nu"
+
+# ---- a header that appears in an -I folder outside the tree: no stale cache hit (item 8) ----
+# The cache recorded the files a run read and the folders on the way to them inside the
+# walked trees; an -I folder outside them, where a header was looked for in vain (an
+# empty stub stood in), was no input: the header added there, the next run returned the
+# first run's result.  The macro the header defines (EXTRA_HOOK, called in the request
+# function) changes the result (here: which tool converts the sites); the run after the
+# header appears must give the new one (as an uncached run does), and the run before it
+# must be a hit (the cache works at all).  Also for a subfolder that did not exist.
+for hdr in extra.h sub/extra.h; do
+	name=cache-header-added-in-include-folder
+	[ "$hdr" = extra.h ] || name=cache-header-added-in-new-include-subfolder
+	rm -rf "$w/ic"; mkdir -p "$w/ic/tree" "$w/ic/inc" "$w/ic/xdg"
+	cp "$TOP/samples/lrd_simple.c" "$TOP/samples/lrd_disk.h" "$w/ic/tree/"
+	sed -i -e "1i #include <$hdr>" -e 's/^\t\tend_request(rq, 1);/\t\tEXTRA_HOOK(rq);\n&/' "$w/ic/tree/lrd_simple.c"
+	find "$w/ic" -exec touch -d '-10 seconds' {} + # older than the run: its result is kept
+	ic_run() { (cd "$w/ic" && XDG_CACHE_HOME=$w/ic/xdg "$B" migrate --check -j 1 -I inc tree) >"$w/ic.$1" 2>&1; }
+	ic_sum() { grep 'by spatch' "$w/ic.$1" | sed 's/; [0-9.]*s$//'; }
+	ic_run 1; ic_run 1b
+	mkdir -p "$w/ic/inc/${hdr%extra.h}"
+	echo '#define EXTRA_HOOK(rq) do { } while (0)' >"$w/ic/inc/$hdr"
+	ic_run 2
+	(export BLKMIG_NO_CACHE=1; ic_run ref)
+	if grep -q "result of an identical run" "$w/ic.1b" && ! grep -q "result of an identical run" "$w/ic.2" &&
+		[ -n "$(ic_sum ref)" ] && [ "$(ic_sum 2)" = "$(ic_sum ref)" ] && [ "$(ic_sum 1)" != "$(ic_sum ref)" ]; then
+		pass "$name"
+	else
+		fail "$name" "first: $(ic_sum 1); second: $(ic_sum 1b) $(grep -c 'identical run' "$w/ic.1b"); after the header: $(ic_sum 2) $(grep -c 'identical run' "$w/ic.2"); uncached: $(ic_sum ref)"
+	fi
+done
+rm -rf "$w/ic" "$w/ic".*
