@@ -3,7 +3,8 @@
  * (default ~/.cache/blkmig): one entry per command (tool, arguments, working
  * directory, spatch and semantic patches), valid only while every file the run
  * read or included has the same content, every directory on the way to them
- * the same entries, and every header a parse looked for in vain is still missing.  Safe to delete at any time; a damaged entry is ignored.
+ * the same entries, and every header a parse looked for in vain is still
+ * missing.  Safe to delete at any time; a damaged entry is ignored.
  */
 #ifndef BLKMIG_CACHE_H
 #define BLKMIG_CACHE_H

@@ -74,8 +74,9 @@ static bool regular_inside(struct bm_run *run, const char *p, bool link)
 	if (!link)
 		return true;
 	if (!realpath(p, real)) {
-		add_link(run, p, xasprintf("a symbolic link that cannot be resolved (%s); skipped",
-					   strerror(errno)));
+		add_link(run, p,
+			 xasprintf("a symbolic link that cannot be resolved (%s); skipped",
+				   strerror(errno)));
 		return false;
 	}
 	if (!strncmp(real, walk_root, rl) && (real[rl] == '/' || !strcmp(walk_root, "/"))) {
@@ -88,8 +89,8 @@ static bool regular_inside(struct bm_run *run, const char *p, bool link)
 	if (run->opt.follow)
 		return true;
 	add_link(run, p,
-		 xasprintf("a symbolic link to %s, outside %s; skipped (--follow follows it)",
-			   real, walk_root));
+		 xasprintf("a symbolic link to %s, outside %s; skipped (--follow follows it)", real,
+			   walk_root));
 	return false;
 }
 

@@ -27,7 +27,8 @@ static char *absolute(const char *path)
 		char *r = NULL;
 
 		if (realpath(*dir ? dir : "/", buf))
-			r = xasprintf("%s/%s", strcmp(buf, "/") ? buf : "", slash ? slash + 1 : path);
+			r = xasprintf("%s/%s", strcmp(buf, "/") ? buf : "",
+				      slash ? slash + 1 : path);
 		free(dir);
 		if (r)
 			return r;
