@@ -164,6 +164,7 @@ struct cand {
 	char *problem; /* left untouched: why */
 	const char *problem_code;
 	size_t by_spatch, by_analyzer;
+	bool aside; /* spatch gave up on it: hidden from its later passes (spatch_set_aside) */
 };
 
 struct mig {
@@ -179,6 +180,10 @@ struct mig {
 	char **notes;	     /* per inventory site: why spatch's rewrite was not taken */
 	struct cand **slots; /* name -> candidate (index_cands) */
 	size_t nslots;
+
+	/* spatch's budget for all its passes (spatch_budget): seconds left, spent */
+	double spatch_left;
+	bool spatch_timed_out;
 };
 
 enum {
@@ -424,6 +429,53 @@ static int make_copies(struct mig *m)
 	return 0;
 }
 
+/*
+ * spatch's budget (issue 25, item 11): --timeout T is each file's budget for all of
+ * spatch's passes together.  spatch runs once per pass over all the run's files (N, the
+ * batch), -j J at a time, so the batch has T x ceil(N / J) seconds for all its passes: T
+ * for one file (or up to J).  Each pass gives spatch half of what is left (at most T) as
+ * its own per-file --timeout: spatch 1.1.1 applies it to a file's parse and to its
+ * transformation apart (--timeout 5 on a file it gives up on took 10 s).  When the
+ * budget is spent the pass is killed (its supervisor's
+ * process group: TERM, KILL 2 s later; a spatch that never returns included) and every
+ * file of the batch is left untouched (timeout): which file spatch was on is not known.
+ * A file spatch itself gives up on (its log) has spent its budget: it is left untouched
+ * (timeout) and hidden from the later passes.
+ */
+static double spatch_budget(const struct mig *m)
+{
+	unsigned t = m->inv.opt.timeout ? m->inv.opt.timeout : 120;
+	size_t j = m->inv.opt.jobs > 1 ? (size_t)m->inv.opt.jobs : 1;
+
+	return (double)t * (double)((m->nc + j - 1) / j);
+}
+
+static double now_s(void); /* the monotonic clock, in seconds */
+static void spatch_set_aside(struct mig *m);
+
+/* The pass @pid (a supervisor, leader of its process group) passed the budget: kill the
+ * group, reap it, and leave every file untouched with its original in the private copy. */
+static void spatch_out_of_time(struct mig *m, pid_t pid, int *status)
+{
+	char err[256], *why;
+
+	kill(-pid, SIGTERM);
+	for (int i = 0; i < 20 && waitpid(pid, status, WNOHANG) == 0; i++)
+		usleep(100000);
+	if (kill(-pid, SIGKILL) == 0 || errno != ESRCH)
+		waitpid(pid, status, 0);
+	m->spatch_timed_out = true;
+	why = xasprintf("spatch did not finish within its budget (--timeout %u s per file for "
+			"all its passes, %.0f s for the %zu file(s) of this run); left untouched",
+			m->inv.opt.timeout ? m->inv.opt.timeout : 120, spatch_budget(m), m->nc);
+	for (size_t i = 0; i < m->nc; i++) {
+		leave_untouched(&m->c[i], "timeout", why);
+		atomic_replace_new(m->c[i].tmp, m->c[i].orig_data, m->c[i].orig_len, err,
+				   sizeof(err));
+	}
+	free(why);
+}
+
 /* Run one spatch over the private tree; 0 on success. Output goes to a log file. */
 static int run_spatch(struct mig *m, const char *spatch, const char *cocci, const char *options,
 		      const char *macros)
@@ -433,6 +485,8 @@ static int run_spatch(struct mig *m, const char *spatch, const char *cocci, cons
 	char *optcopy = xstrdup(options), *tok, *save = NULL;
 	pid_t pid;
 	int status = 0, fd;
+	unsigned per_file = m->inv.opt.timeout ? m->inv.opt.timeout : 120;
+	double t0 = now_s();
 
 	strlist_push(&av, spatch);
 	strlist_push(&av, "--sp-file");
@@ -449,7 +503,9 @@ static int run_spatch(struct mig *m, const char *spatch, const char *cocci, cons
 	strlist_push(&av, "--in-place");
 	strlist_push(&av, "--very-quiet");
 	strlist_push(&av, "--timeout");
-	jobs = xasprintf("%u", m->inv.opt.timeout ? m->inv.opt.timeout : 120);
+	if (m->spatch_left < per_file) /* what the earlier passes left */
+		per_file = m->spatch_left > 0 ? (unsigned)m->spatch_left : 0;
+	jobs = xasprintf("%u", per_file / 2 ? per_file / 2 : 1);
 	strlist_push_owned(&av, jobs);
 	if (m->inv.opt.jobs > 1) {
 		strlist_push(&av, "-j");
@@ -492,6 +548,10 @@ static int run_spatch(struct mig *m, const char *spatch, const char *cocci, cons
 				status = -1;
 				break;
 			}
+			if (now_s() - t0 >= m->spatch_left) {
+				spatch_out_of_time(m, pid, &status);
+				break;
+			}
 			for (size_t i = 0; i < m->nc; i++)
 				done += stat(m->c[i].tmp, &st) == 0 && st.st_mtime >= start &&
 					st.st_size != (off_t)m->c[i].orig_len;
@@ -500,10 +560,16 @@ static int run_spatch(struct mig *m, const char *spatch, const char *cocci, cons
 		}
 		cleanup_del_child(pid);
 	}
+	m->spatch_left -= now_s() - t0;
 	free(optcopy);
 	free(log);
 	strlist_free(&av);
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+	if (m->spatch_timed_out)
+		return 0;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		return -1;
+	spatch_set_aside(m);
+	return 0;
 }
 
 /*
@@ -550,6 +616,38 @@ static void spatch_timeouts(struct mig *m)
 	}
 	free(data);
 	free(log);
+}
+
+/* After a pass: the files spatch gave up on (spatch_timeouts) leave the private tree for
+ * its later passes (renamed: spatch takes .c files only). */
+static void spatch_set_aside(struct mig *m)
+{
+	spatch_timeouts(m);
+	for (size_t i = 0; i < m->nc; i++) {
+		struct cand *c = &m->c[i];
+		char *to;
+
+		if (c->aside || !c->problem_code || strcmp(c->problem_code, "timeout"))
+			continue;
+		to = xasprintf("%s.aside", c->tmp);
+		c->aside = rename(c->tmp, to) == 0;
+		free(to);
+	}
+}
+
+/* After the last pass: the files set aside back in the private tree, as they were. */
+static void spatch_restore_aside(struct mig *m)
+{
+	for (size_t i = 0; i < m->nc; i++) {
+		char *from;
+
+		if (!m->c[i].aside)
+			continue;
+		from = xasprintf("%s.aside", m->c[i].tmp);
+		rename(from, m->c[i].tmp);
+		m->c[i].aside = false;
+		free(from);
+	}
 }
 
 static void show_log_tail(const struct mig *m)
@@ -1790,8 +1888,9 @@ int cmd_migrate(int argc, char **argv)
 	index_cands(&m);
 
 	if (m.nc) {
-		/* 2. spatch on the private copies */
-		for (size_t i = 0; i < cocci.n && !m.a.no_spatch; i++) {
+		/* 2. spatch on the private copies, all passes within one budget */
+		m.spatch_left = spatch_budget(&m);
+		for (size_t i = 0; i < cocci.n && !m.a.no_spatch && !m.spatch_timed_out; i++) {
 			const char *name = strrchr(cocci.v[i], '/') + 1;
 
 			progress_begin(name, m.nc);
@@ -1808,6 +1907,7 @@ int cmd_migrate(int argc, char **argv)
 			}
 			progress_end();
 		}
+		spatch_restore_aside(&m);
 		if (m.spatch_failed) {
 			/* undo whatever spatch did: the analyzer converts from the originals */
 			for (size_t i = 0; i < m.nc; i++)

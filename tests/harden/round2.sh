@@ -346,3 +346,42 @@ for hdr in extra.h sub/extra.h; do
 	fi
 done
 rm -rf "$w/ic" "$w/ic".*
+
+# ---- one spatch budget per file for all passes, enforced -----------------------------------
+# --timeout was given to each spatch pass (two passes: twice the time), and a spatch that
+# never returned was never killed.  Now the passes share one budget (--timeout per file;
+# cmd_migrate.c spatch_budget) and the pass that passes it is killed with its process
+# group.  A stand-in that ignores SIGTERM and sleeps for ever (its name is the marker
+# pgrep looks for), and one whose every pass takes 0.6 x the budget (3 s here).
+rm -rf "$w/bud"; mkdir -p "$w/bud"
+cp "$TOP/samples/lrd_simple.c" "$TOP/samples/lrd_disk.h" "$w/bud/"
+cat >"$w/bud-hang-spatch" <<'EOT'
+#!/bin/sh
+trap '' TERM
+while :; do sleep 1; done
+EOT
+cat >"$w/bud-slow-spatch" <<'EOT'
+#!/bin/sh
+sleep 1.8
+EOT
+chmod +x "$w/bud-hang-spatch" "$w/bud-slow-spatch"
+for kind in hang slow; do
+	rm -rf "$w/bud-t" "$w/bud-rep"; cp -a "$w/bud" "$w/bud-t"
+	t0=$(date +%s.%N)
+	timeout 60 "$B" migrate -q --in-place -j 1 --no-cache --timeout 3 --spatch "$w/bud-$kind-spatch" \
+		--report "$w/bud-rep" "$w/bud-t" >"$w/bud.out" 2>&1; rc=$?
+	t=$(echo "$(date +%s.%N) - $t0" | bc)
+	sleep 0.5
+	left=$(pgrep -af "$w/bud-$kind-spatch" | tr '\n' '|')
+	code=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(r["files"][0]["outcome"]["code"])' \
+		"$w/bud-rep/report.json" 2>/dev/null)
+	if [ "$rc" = 1 ] && [ "$(echo "$t < 9" | bc)" = 1 ] && [ "$code" = timeout ] && [ -z "$left" ] &&
+		cmp -s "$w/bud-t/lrd_simple.c" "$w/bud/lrd_simple.c" &&
+		grep -q "lrd_simple.c.*left untouched.*did not finish within its budget.*timeout" "$w/bud.out"; then
+		pass "spatch-budget-$kind-killed-timeout"
+	else
+		fail "spatch-budget-$kind-killed-timeout" "exit $rc after $t s, code '$code', left: '$left': $(grep -v '^ ' "$w/bud.out" | head -3 | tr '\n' '|')"
+	fi
+	pkill -KILL -f "$w/bud-$kind-spatch" 2>/dev/null
+done
+rm -rf "$w/bud" "$w/bud-t" "$w/bud-rep" "$w"/bud-*-spatch
