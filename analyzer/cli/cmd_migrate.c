@@ -1416,6 +1416,16 @@ static const char *original_of(const char *path, size_t *len, void *ctx)
 	return c ? c->orig_data : NULL;
 }
 
+/* The converted contents of @path for the review page (NULL: left as it was). */
+static const char *converted_of(const char *path, size_t *len, void *ctx)
+{
+	struct cand *c = cand_of(ctx, path);
+	bool conv = c && !c->problem && c->final && changed(c);
+
+	*len = conv ? c->final_len : 0;
+	return conv ? c->final : NULL;
+}
+
 static int write_reports(struct mig *m, const char *dir)
 {
 	char *p;
@@ -1449,8 +1459,9 @@ static int write_reports(struct mig *m, const char *dir)
 	p = xasprintf("%s/report.html", dir);
 	f = fopen(p, "w");
 	if (!j || !f ||
-	    html_report_write_from(
-		f, j, &(struct html_sources){m->a.root, original_of, m, m->inv.opt.source_url}) ||
+	    html_report_write_from(f, j,
+				   &(struct html_sources){m->a.root, original_of, converted_of, m,
+							  m->inv.opt.source_url}) ||
 	    fclose(f)) {
 		fprintf(stderr, "blkmig migrate: cannot write %s\n", p);
 		rc = -1;

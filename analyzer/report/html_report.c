@@ -16,6 +16,7 @@
 
 #include "json_text.h"
 #include "report_paths.h"
+#include "udiff.h"
 #include "util.h"
 
 /* @s HTML-escaped; a byte that is not UTF-8 (a Latin-1 comment) as \xNN (json_text.h) */
@@ -479,6 +480,12 @@ static struct change site_change(const char *text, size_t len, json_t *s, unsign
 	return c;
 }
 
+/* The first line of a site's hunk: up to three lines of context above its change. */
+static unsigned hunk_first_line(unsigned first)
+{
+	return first > 3 ? first - 3 : 1;
+}
+
 /*
  * The site's hunk as the patch writes it: its change (site_change) as a line diff (longest
  * common subsequence: an unchanged line is context, not a '-' and a '+'), with three lines
@@ -499,7 +506,7 @@ static void diff_block(FILE *o, const char *text, size_t len, json_t *s, const s
 	free(whole);
 
 	/* context: up to 3 lines of the original on each side */
-	ctx_from = first > 3 ? first - 3 : 1;
+	ctx_from = hunk_first_line(first);
 	ctx_to = first + nb - 1 + 3;
 	if (ctx_to > nl)
 		ctx_to = nl;
@@ -850,6 +857,63 @@ static void tally_sort(struct tally *t)
 		}
 }
 
+/*
+ * Where the converted file is known (migrate), the new side of each site's hunk is
+ * numbered from the whole file's diff: the lines every change block above the hunk adds,
+ * spatch's own insertions outside any site's change among them.  The counts from the
+ * sites' edits (above) stay where it is not known.
+ */
+static void exact_new_side_shifts(struct page *pg, json_t *sites, const struct change *changes,
+				  long *shifts)
+{
+	char *path = NULL;
+	struct udiff_hunk *hunks = NULL;
+	size_t nhunks = 0, i;
+	bool known = false;
+	json_t *s;
+
+	if (!pg->src || !pg->src->converted)
+		return;
+	json_array_foreach(sites, i, s)
+	{
+		unsigned from;
+		long shift = 0;
+
+		if (!changes[i].first)
+			continue;
+		if (!path || strcmp(path, str(s, "file"))) {
+			char *dp = disk_path(pg, str(s, "file"));
+			size_t olen = 0, nlen = 0;
+			const char *orig = orig_text(pg, dp, &olen);
+			const char *conv = pg->src->converted(dp, &nlen, pg->src->ctx);
+
+			free(path);
+			path = xstrdup(str(s, "file"));
+			free(hunks);
+			hunks = NULL;
+			nhunks = 0;
+			known = orig && conv &&
+				udiff_hunks(orig, olen, conv, nlen, &hunks, &nhunks) == 0;
+			free(dp);
+		}
+		if (!known)
+			continue;
+		from = hunk_first_line(changes[i].first);
+		for (size_t h = 0; h < nhunks; h++) {
+			const struct udiff_hunk *k = &hunks[h];
+
+			/* a block wholly above the hunk's first line (an insertion right before
+			 * it included) */
+			if (k->old_count ? k->old_first + k->old_count <= from
+					 : k->old_first <= from)
+				shift += (long)k->new_count - (long)k->old_count;
+		}
+		shifts[i] = shift;
+	}
+	free(hunks);
+	free(path);
+}
+
 int html_report_write(FILE *o, json_t *report)
 {
 	return html_report_write_from(o, report, NULL);
@@ -1184,6 +1248,7 @@ int html_report_write_from(FILE *o, json_t *report, const struct html_sources *s
 		}
 		free(seen);
 	}
+	exact_new_side_shifts(&pg, sites, changes, shifts);
 	json_array_foreach(sites, i, s)
 	{
 		/* occurrence of (file, function, call), counted from 1: a stable anchor */

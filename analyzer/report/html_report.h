@@ -30,6 +30,10 @@ struct html_sources {
 	const char *root; /* links and directories relative to it (NULL: current directory) */
 	/* the original contents of @path (NULL: read the file from disk) */
 	const char *(*original)(const char *path, size_t *len, void *ctx);
+	/* its contents after the conversion (NULL: unknown or unchanged); with them the new
+	 * side of each hunk is numbered from the whole file's diff, which counts what spatch
+	 * inserted outside any site's change (a hoisted declaration) */
+	const char *(*converted)(const char *path, size_t *len, void *ctx);
 	void *ctx;
 	/* links to the sources: a template with {path} (relative to the root) and {line}
 	 * (NULL: the file itself, file://) */
