@@ -476,6 +476,51 @@ static void spatch_out_of_time(struct mig *m, pid_t pid, int *status)
 	free(why);
 }
 
+/* Push "-I DIR" once for DIR made absolute (spatch runs in the private tree). */
+static void push_include(struct bm_strlist *av, const char *dir)
+{
+	char *abs = realpath(dir, NULL);
+
+	if (!abs)
+		return;
+	for (size_t i = 0; i + 1 < av->n; i++)
+		if (!strcmp(av->v[i], "-I") && !strcmp(av->v[i + 1], abs)) {
+			free(abs);
+			return;
+		}
+	strlist_push(av, "-I");
+	strlist_push_owned(av, abs);
+}
+
+/*
+ * The folders where the patches look for <x/y.h> to read a header's #define constants
+ * (cocci/src/decide.cocci: FAIL in <linux/ps2esdi.h>): on the user's own files plain
+ * spatch finds the kernel tree's include/ above each file; the private copies have
+ * none above them, so each file's tree, --kernel-tree and -I are named.
+ */
+static void spatch_include_args(const struct mig *m, struct bm_strlist *av)
+{
+	for (size_t i = 0; i < m->nc; i++) {
+		char *root = ktree_find_root(m->c[i].orig);
+
+		if (root) {
+			char *inc = xasprintf("%s/include", root);
+
+			push_include(av, inc);
+			free(inc);
+		}
+		free(root);
+	}
+	if (m->inv.opt.kernel_tree) {
+		char *inc = xasprintf("%s/include", m->inv.opt.kernel_tree);
+
+		push_include(av, inc);
+		free(inc);
+	}
+	for (size_t i = 0; i < m->inv.opt.include_dirs.n; i++)
+		push_include(av, m->inv.opt.include_dirs.v[i]);
+}
+
 /* Run one spatch over the private tree; 0 on success. Output goes to a log file. */
 static int run_spatch(struct mig *m, const char *spatch, const char *cocci, const char *options,
 		      const char *macros)
@@ -497,6 +542,7 @@ static int run_spatch(struct mig *m, const char *spatch, const char *cocci, cons
 		strlist_push(&av, "--macro-file");
 		strlist_push(&av, macros);
 	}
+	spatch_include_args(m, &av);
 	/* coccicheck's MODE=patch: the patches' "virtual patch" rules */
 	strlist_push(&av, "-D");
 	strlist_push(&av, "patch");

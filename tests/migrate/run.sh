@@ -247,6 +247,24 @@ missed_test() {
 }
 missed_test
 
+# ---- spatch on the private copy finds what plain spatch finds beside the user's file:
+# the header folders (-I, --kernel-tree, the file's own tree) for #define constants --------
+hconst_test() {
+	local w=$SCRATCH/hconst case=$TOP/tests/migrate/cases/hconst
+	mkdir -p "$w/d"
+	cp "$case/hconst.c" "$w/d/"
+	(cd "$w" && "$BLKMIG" migrate -q --no-cache --patch hconst.patch -I "$case/inc" d) \
+		>/dev/null 2>"$w/log"
+	if grep -qx '+			__blk_end_request(rq, -EIO, blk_rq_cur_bytes(rq));' "$w/hconst.patch" &&
+		grep -qx '+		__blk_end_request(rq, 0, blk_rq_cur_bytes(rq));' "$w/hconst.patch" &&
+		! grep -q '^+.*HCONST_' "$w/hconst.patch"; then
+		pass hconst/header-constants-through-I
+	else
+		fail hconst/header-constants-through-I "$(grep '^[-+]' "$w/hconst.patch" 2>/dev/null | head -6 | tr '\n' '|') $(tail -2 "$w/log")"
+	fi
+}
+hconst_test
+
 # ---- combine by proof: spatch's output is accepted only where the analysis proves it.
 # A deliberately wrong semantic patch (the unlocked variant, an error that loses a
 # negative uptodate) must be refuted site by site: both sites end as the analyzer's exact
