@@ -12,9 +12,10 @@
  * (libclang's inclusions), and the entries (mtime, inode) of every directory
  * on the way to them inside the walked trees, so that a file added, removed
  * or renamed (a header that was missing and stubbed, a new caller) is seen
- * too; and every place a parse looked for a header it did not find (each
- * include folder, inside the walked trees or not: "missing"), so that the
- * header appearing there later is seen as well.  A hit needs every input
+ * too; and every place a parse looked for a header in vain (each include
+ * folder for a header it did not find, the folders before the one it was
+ * found in for the others, inside the walked trees or not: "missing"), so
+ * that the header appearing there later is seen as well.  A hit needs every input
  * unchanged.  The entry is written only when no input changed while the run
  * went on; a damaged entry (checksum of its body) is ignored.
  */

@@ -810,38 +810,45 @@ static void note_inclusion(CXFile inc, CXSourceLocation *stack, unsigned n, CXCl
 }
 
 /*
- * The include folders PATH's parse searched, from its arguments (-iquote, -I, -isystem,
- * -idirafter; relative ones from the compile command's directory), without the run's
- * own model and stub folders.
+ * The include folders PATH's parse searched, in the order clang searches them (-iquote,
+ * -I, -isystem, -idirafter, each in command-line order), without the run's own model
+ * and stub folders: as spelled in SPELT, and in DIRS absolute (relative ones from the
+ * compile command's directory, else the current one).
  */
-static void search_dirs(struct parse_env *env, const char *path, struct bm_strlist *dirs)
+static void search_dirs(struct parse_env *env, const char *path, struct bm_strlist *spelt,
+			struct bm_strlist *dirs)
 {
-	static const char *const opts[] = {"-iquote", "-isystem", "-idirafter", "-I"};
+	static const char *const opts[] = {"-iquote", "-I", "-isystem", "-idirafter"};
+	static const char *const seps[] = {"-iquote", "-I",	     "-isystem", "-idirafter",
+					   "-D",      "-U",	     "-x",	 "-include",
+					   "-target", "-include-pch"};
 	struct bm_strlist a = {0};
-	char *cwd = NULL;
+	char *cwd = NULL, here[PATH_MAX];
 
 	build_args(env, path, &a, &cwd);
-	for (size_t i = 0; i < a.n; i++) {
-		const char *v = a.v[i], *d = NULL;
+	for (size_t k = 0; k < sizeof(opts) / sizeof(opts[0]); k++) {
+		size_t l = strlen(opts[k]);
 
-		for (size_t k = 0; k < sizeof(opts) / sizeof(opts[0]) && !d; k++) {
-			size_t l = strlen(opts[k]);
+		for (size_t i = 0; i < a.n; i++) {
+			const char *v = a.v[i], *d = NULL;
+			bool sep = false; /* an option whose argument is the next one */
 
-			if (strncmp(v, opts[k], l))
-				continue;
-			if (v[l])
+			for (size_t e = 0; e < sizeof(seps) / sizeof(seps[0]); e++)
+				sep |= !strcmp(v, seps[e]);
+			if (!strcmp(v, opts[k]))
+				d = i + 1 < a.n ? a.v[i + 1] : NULL;
+			else if (!strncmp(v, opts[k], l))
 				d = v + l;
-			else if (i + 1 < a.n)
-				d = a.v[++i];
+			if (sep)
+				i++;
+			if (!d || !*d || !strcmp(d, env->modeldir) || !strcmp(d, env->stubdir))
+				continue;
+			strlist_push(spelt, d);
+			if (d[0] != '/' && (cwd || getcwd(here, sizeof(here))))
+				strlist_push_owned(dirs, xasprintf("%s/%s", cwd ? cwd : here, d));
 			else
-				break;
+				strlist_push(dirs, d);
 		}
-		if (!d || !*d || !strcmp(d, env->modeldir) || !strcmp(d, env->stubdir))
-			continue;
-		if (d[0] != '/' && cwd)
-			strlist_push_owned(dirs, xasprintf("%s/%s", cwd, d));
-		else
-			strlist_push(dirs, d);
 	}
 	free(cwd);
 	strlist_free(&a);
@@ -850,15 +857,24 @@ static void search_dirs(struct parse_env *env, const char *path, struct bm_strli
 struct miss_probe {
 	struct parse_env *env;
 	const char *path;
-	struct bm_strlist dirs;
+	struct bm_strlist spelt, dirs;
 	bool have_dirs;
 };
 
+static void note_miss_in(const char *dir, const char *h)
+{
+	char *p = xasprintf("%s/%s", dir, h);
+
+	bm_missing_hook(p);
+	free(p);
+}
+
 /*
- * A header the parse did not find stood in as an empty stub: where it was looked for
- * (every include folder, and the including file's folder for "..." includes) is an
- * input of a cached result too, so that the header appearing in any of them later
- * (an -I folder outside the walked tree) is seen (cli/cache.c; issue 25, item 8).
+ * Where a header was looked for in vain is an input of a cached result too, so that the
+ * header appearing there later (an -I folder outside the walked tree) is seen
+ * (cli/cache.c; issue 25, item 8): a header the parse did not find stood in as an empty
+ * stub, looked for in every include folder and in the including file's folder (for
+ * "..."); a header found in one include folder was looked for in those before it.
  */
 static void note_miss(CXFile inc, CXSourceLocation *stack, unsigned n, CXClientData data)
 {
@@ -866,35 +882,53 @@ static void note_miss(CXFile inc, CXSourceLocation *stack, unsigned n, CXClientD
 	CXString name = clang_getFileName(inc);
 	const char *s = clang_getCString(name);
 	size_t sl = strlen(mp->env->stubdir);
+	bool stub = s && !strncmp(s, mp->env->stubdir, sl) && s[sl] == '/' && s[sl + 1];
 
-	if (s && !strncmp(s, mp->env->stubdir, sl) && s[sl] == '/' && s[sl + 1]) {
+	if (!s || !n) { /* the main file */
+		clang_disposeString(name);
+		return;
+	}
+	if (!mp->have_dirs) {
+		search_dirs(mp->env, mp->path, &mp->spelt, &mp->dirs);
+		mp->have_dirs = true;
+	}
+	if (stub) {
 		const char *h = s + sl + 1;
 		CXFile from = NULL;
 
-		if (!mp->have_dirs) {
-			search_dirs(mp->env, mp->path, &mp->dirs);
-			mp->have_dirs = true;
-		}
-		for (size_t i = 0; i < mp->dirs.n; i++) {
-			char *p = xasprintf("%s/%s", mp->dirs.v[i], h);
-
-			bm_missing_hook(p);
-			free(p);
-		}
-		if (n)
-			clang_getSpellingLocation(stack[0], &from, NULL, NULL, NULL);
+		for (size_t i = 0; i < mp->dirs.n; i++)
+			note_miss_in(mp->dirs.v[i], h);
+		clang_getSpellingLocation(stack[0], &from, NULL, NULL, NULL);
 		if (from) {
 			CXString fn = clang_getFileName(from);
 			const char *f = clang_getCString(fn), *slash = f ? strrchr(f, '/') : NULL;
 
 			if (f && strncmp(f, mp->env->stubdir, sl)) {
-				char *p = slash ? xasprintf("%.*s/%s", (int)(slash - f), f, h)
-						: xstrdup(h);
+				char *d = slash ? xstrndup(f, (size_t)(slash - f)) : xstrdup(".");
 
-				bm_missing_hook(p);
-				free(p);
+				note_miss_in(*d ? d : "/", h);
+				free(d);
 			}
 			clang_disposeString(fn);
+		}
+	} else {
+		for (size_t k = 0; k < mp->spelt.n; k++) {
+			/* clang names it as the folder was spelled, or made absolute */
+			size_t l = strlen(mp->spelt.v[k]), la = strlen(mp->dirs.v[k]);
+			const char *h = NULL;
+
+			if (!strncmp(s, mp->spelt.v[k], l) && s[l] == '/')
+				h = s + l;
+			else if (!strncmp(s, mp->dirs.v[k], la) && s[la] == '/')
+				h = s + la;
+			if (!h)
+				continue;
+			while (*h == '/')
+				h++;
+			for (size_t j = 0; j < k; j++)
+				if (strcmp(mp->dirs.v[j], mp->dirs.v[k]))
+					note_miss_in(mp->dirs.v[j], h);
+			break;
 		}
 	}
 	clang_disposeString(name);
@@ -916,9 +950,10 @@ static void load_tu_facts(struct parse_env *env, struct bm_file *file, struct tu
 	if (bm_input_hook) /* every header is an input of a cached result (cli/cache.c) */
 		clang_getInclusions(t->tu, note_inclusion, NULL);
 	if (bm_missing_hook) { /* and every place a missing header was looked for */
-		struct miss_probe mp = {env, file->path, {0}, false};
+		struct miss_probe mp = {env, file->path, {0}, {0}, false};
 
 		clang_getInclusions(t->tu, note_miss, &mp);
+		strlist_free(&mp.spelt);
 		strlist_free(&mp.dirs);
 	}
 }

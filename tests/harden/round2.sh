@@ -323,15 +323,19 @@ rm -rf "$w/nu"
 # first run's result.  The macro the header defines (EXTRA_HOOK, called in the request
 # function) changes the result (here: which tool converts the sites); the run after the
 # header appears must give the new one (as an uncached run does), and the run before it
-# must be a hit (the cache works at all).  Also for a subfolder that did not exist.
-for hdr in extra.h sub/extra.h; do
+# must be a hit (the cache works at all).  Also for a subfolder that did not exist, and
+# for a header found in a later -I folder (inc2, empty) that one in an earlier -I folder
+# (inc) now hides.
+for hdr in extra.h sub/extra.h shadow; do
 	name=cache-header-added-in-include-folder
-	[ "$hdr" = extra.h ] || name=cache-header-added-in-new-include-subfolder
-	rm -rf "$w/ic"; mkdir -p "$w/ic/tree" "$w/ic/inc" "$w/ic/xdg"
+	[ "$hdr" = sub/extra.h ] && name=cache-header-added-in-new-include-subfolder
+	[ "$hdr" = shadow ] && name=cache-header-added-in-earlier-include-folder
+	rm -rf "$w/ic"; mkdir -p "$w/ic/tree" "$w/ic/inc" "$w/ic/inc2" "$w/ic/xdg"
+	[ "$hdr" = shadow ] && hdr=extra.h && : >"$w/ic/inc2/extra.h"
 	cp "$TOP/samples/lrd_simple.c" "$TOP/samples/lrd_disk.h" "$w/ic/tree/"
 	sed -i -e "1i #include <$hdr>" -e 's/^\t\tend_request(rq, 1);/\t\tEXTRA_HOOK(rq);\n&/' "$w/ic/tree/lrd_simple.c"
 	find "$w/ic" -exec touch -d '-10 seconds' {} + # older than the run: its result is kept
-	ic_run() { (cd "$w/ic" && XDG_CACHE_HOME=$w/ic/xdg "$B" migrate --check -j 1 -I inc tree) >"$w/ic.$1" 2>&1; }
+	ic_run() { (cd "$w/ic" && XDG_CACHE_HOME=$w/ic/xdg "$B" migrate --check -j 1 -I inc -I inc2 tree) >"$w/ic.$1" 2>&1; }
 	ic_sum() { grep 'by spatch' "$w/ic.$1" | sed 's/; [0-9.]*s$//'; }
 	ic_run 1; ic_run 1b
 	mkdir -p "$w/ic/inc/${hdr%extra.h}"
