@@ -842,6 +842,110 @@ def cur_bytes(f, r):
     return "%s->hard_cur_sectors << 9" % (r if is_rq_expr(r) else "(%s)" % r)
 
 
+# One evaluation per call (issue 22 point 1).  A request argument that is a
+# macro of the file expanding to a call (#define CURRENT
+# elv_next_request(QUEUE)) would be evaluated twice by the new call (as the
+# request and in its byte count).  Where the old call is a statement on a
+# line of its own in a block (after ;, {, } or a label's :), it becomes a
+# C90 block that reads the request once into a local:
+#     {
+#         struct request *req = CURRENT;
+#
+#         __blk_end_request(req, -EIO, req->hard_cur_sectors << 9);
+#     }
+# The local is the first of req, rq, cur_req (then cur_req2, ...) that is no
+# word of the file's code (comments and strings aside; a member x->req or
+# x.req does not count, its declaration does).  The analyzer's
+# rq_once_local() (analyzer/convert/rewrite.c) is the same rule.
+ONCE_NAMES = ("req", "rq", "cur_req")
+
+
+def once_blank(m):
+    return "".join(c if c == "\n" else " " for c in m.group(0))
+
+
+def object_macro_body(text, name):
+    """The body of object-like macro NAME as the file defines it, or None."""
+    m = re.search(r"^[ \t]*#[ \t]*define[ \t]+%s(?=[ \t\n])((?:[^\n\\]|\\\n|\\)*)" % re.escape(name),
+                  text, re.M)
+    return m.group(1).replace("\\\n", " ") if m else None
+
+
+def word_used(text, w):
+    for m in re.finditer(r"(?<![A-Za-z0-9_])%s(?![A-Za-z0-9_])" % re.escape(w), text):
+        i = m.start()
+        if i and text[i - 1] == ".":
+            continue
+        if i > 1 and text[i - 1] == ">" and text[i - 2] == "-":
+            continue
+        return True
+    return False
+
+
+def once_name(text):
+    for w in ONCE_NAMES:
+        if not word_used(text, w):
+            return w
+    i = 2
+    while word_used(text, "cur_req%d" % i):
+        i += 1
+    return "cur_req%d" % i
+
+
+def once_local(k, R):
+    """The local's name when the call at original key k, whose request
+    argument is R, reads its request once into a block; else None."""
+    r = norm(R)
+    if k is None or not re.match(r"^[A-Za-z_]\w*$", r):
+        return None
+    text = file_text(k[0])
+    body = object_macro_body(text, r)
+    if body is None or not has_side_effects(body):
+        return None
+    clean = CODE_RE.sub(once_blank, text)
+    lines = text.split("\n")
+    if k[1] < 1 or k[1] > len(lines):
+        return None
+    ls = sum(len(l) + 1 for l in lines[:k[1] - 1])
+    off = ls + k[2]
+    if text[ls:off].strip(" \t"):
+        return None
+    # the call, then its statement's ; and nothing else on the line
+    q = clean.find("(", off)
+    depth = 0
+    while 0 <= q < len(clean):
+        depth += clean[q] == "("
+        depth -= clean[q] == ")"
+        if depth == 0:
+            break
+        q += 1
+    if q < 0 or q >= len(clean):
+        return None
+    q += 1
+    while q < len(clean) and clean[q] in " \t":
+        q += 1
+    if q >= len(clean) or clean[q] != ";":
+        return None
+    e = text.find("\n", q)
+    if text[q + 1:e if e >= 0 else len(text)].strip(" \t\r"):
+        return None
+    # a statement of a block: what comes before it (preprocessor lines skipped)
+    q = ls - 1
+    while True:
+        while q >= 0 and clean[q] in " \t\r\n":
+            q -= 1
+        if q < 0:
+            return None
+        lq = clean.rfind("\n", 0, q) + 1
+        if clean[lq:q + 1].lstrip(" \t").startswith("#"):
+            q = lq - 1
+            continue
+        break
+    if clean[q] not in ";{}:":
+        return None
+    return once_name(clean)
+
+
 def bytes_note(f, name, n, r):
     """' (X, not HELPER(r): why)' where the fields fact makes a data
     completion keep its literal byte count instead of a helper, else ''."""
@@ -4429,6 +4533,57 @@ p << snapwr.p;
 @@
 snap(p, w)
 
+// ... whose request argument is a macro expanding to a call (CURRENT): the
+// request read once into a local, in a block of its own (once_local()).
+@wrb depends on has_legacy && (patch)@
+identifier w =~ "^(end_request|end_queued_request|end_dequeued_request)$";
+expression R, U;
+position p : script:python(w, R) { site_ok(orig_key(p, w)) and once_local(orig_key(p, w), R) is not None };
+@@
+w@p(R, U);
+
+@script:python wrbv@
+p << wrb.p;
+w << wrb.w;
+R << wrb.R;
+U << wrb.U;
+e;
+b;
+nf;
+lv;
+@@
+coccinelle.e = cocci.make_expr(E_of(orig_key(p, w), U))
+coccinelle.b = cocci.make_expr(cur_bytes(CURFILE[0], once_local(orig_key(p, w), R)) if w == "end_request" else "blk_rq_bytes(%s)" % once_local(orig_key(p, w), R))
+coccinelle.nf = cocci.make_ident(single_newfn(orig_key(p, w)))
+coccinelle.lv = cocci.make_ident(once_local(orig_key(p, w), R))
+replaced(p, w, orig_key(p, w))
+
+@depends on has_legacy && (patch)@
+identifier wrb.w;
+expression wrb.R, wrb.U;
+position wrb.p;
+expression wrbv.e, wrbv.b;
+identifier wrbv.nf, wrbv.lv;
+@@
+- w@p(R, U);
++ {
++ struct request *lv = R;
++
++ nf(lv, e, b);
++ }
+
+@snapwr2 depends on has_legacy && (patch)@
+identifier w =~ "^(end_request|end_queued_request|end_dequeued_request)$";
+position p;
+@@
+w@p(...)
+
+@script:python@
+w << snapwr2.w;
+p << snapwr2.p;
+@@
+snap(p, w)
+
 @wr depends on has_legacy && (patch)@
 identifier w =~ "^(end_request|end_queued_request|end_dequeued_request)$";
 expression R, U;
@@ -4857,10 +5012,15 @@ def site_decision0(k):
             if var_converted(k[0], lg["func"], norm(lg["U"])) and \
                     lg["func"] not in ERROR_USED:
                 e = "error"
-            return (True, "wrapper", "%s -> %s(%s, %s, %s)%s" % (
-                n, single_newfn(k), r, e,
-                cur_bytes(k[0], lg["R"]) if n == "end_request" else "blk_rq_bytes(%s)" % r,
-                bytes_note(k[0], n, None, lg["R"])))
+            # a macro request argument expanding to a call: read once (once_local)
+            l = once_local(k, lg["R"])
+            u = l or r
+            new = "%s(%s, %s, %s)" % (
+                single_newfn(k), u, e,
+                cur_bytes(k[0], u) if n == "end_request" else "blk_rq_bytes(%s)" % u)
+            if l:
+                new = "{ struct request *%s = %s; %s; }" % (l, r, new)
+            return (True, "wrapper", "%s -> %s%s" % (n, new, bytes_note(k[0], n, None, u)))
         return (False, "wrapper", "%s not converted: %s" % (n, why))
     if n in ("end_that_request_first", "end_that_request_chunk"):
         if k in PAIRS:

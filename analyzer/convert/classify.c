@@ -761,7 +761,9 @@ static void classify_end_request(struct ctx *cx, struct func *f, int n, size_t s
 	struct uptodate u = {0};
 	struct bytes b = {0};
 	struct plan p = {0};
-	char *rq;
+	char *rq, *local;
+	const char *use;
+	size_t stmt_to = 0;
 
 	s->pattern = BM_PAT_END_REQUEST;
 	if (a0 < 0 || a1 < 0) {
@@ -769,9 +771,12 @@ static void classify_end_request(struct ctx *cx, struct func *f, int n, size_t s
 		return;
 	}
 	rq = node_text(t, &f->nodes[a0]);
+	/* a macro request argument expanding to a call is read once (issue 22) */
+	local = rq_once_local(t, rq, f->nodes[n].start, f->nodes[n].end, &stmt_to);
+	use = local ? local : rq;
 	uptodate_classify(cx, f, a1, &u);
 	if (strcmp(s->call, "end_request")) {
-		b.expr = xasprintf("blk_rq_bytes(%s)", rq);
+		b.expr = xasprintf("blk_rq_bytes(%s)", use);
 		b.origin = xstrdup("whole request");
 	} else {
 		/* end_request() completed hard_cur_sectors << 9 (2.6.25's own
@@ -780,13 +785,13 @@ static void classify_end_request(struct ctx *cx, struct func *f, int n, size_t s
 		const char *why = NULL;
 
 		if (rq_fields_intact(cx, f->tu, &why)) {
-			b.expr = xasprintf("blk_rq_cur_bytes(%s)", rq);
+			b.expr = xasprintf("blk_rq_cur_bytes(%s)", use);
 			b.origin = xstrdup("current segment; the driver changes no request "
 					   "field and sees no packet request");
 		} else {
-			b.expr = xasprintf(is_simple_operand(rq) ? "%s->hard_cur_sectors << 9"
-								 : "(%s)->hard_cur_sectors << 9",
-					   rq);
+			b.expr = xasprintf(is_simple_operand(use) ? "%s->hard_cur_sectors << 9"
+								  : "(%s)->hard_cur_sectors << 9",
+					   use);
 			b.origin = xasprintf("the current segment as end_request() counted it "
 					     "(hard_cur_sectors << 9), not blk_rq_cur_bytes(), "
 					     "because %s",
@@ -810,10 +815,20 @@ static void classify_end_request(struct ctx *cx, struct func *f, int n, size_t s
 		s->lock = lock_at(cx, f, n, &s->lock_evidence);
 		p.variant = contract_variant(cx, f, si, n, 0, 0);
 		if (p.variant) {
-			set_new_call(s, p.variant, rq, u.error_expr, b.expr, NULL);
-			edit_add(s, t->path, f->nodes[n].start, f->nodes[n].end, s->replacement);
+			set_new_call(s, p.variant, use, u.error_expr, b.expr, NULL);
+			if (local) {
+				char *blk =
+				    rq_once_block(t, f->nodes[n].start, local, rq, s->replacement);
+
+				edit_add(s, t->path, f->nodes[n].start, stmt_to, blk);
+				free(blk);
+			} else {
+				edit_add(s, t->path, f->nodes[n].start, f->nodes[n].end,
+					 s->replacement);
+			}
 		}
 	}
+	free(local);
 	free(rq);
 	uptodate_free(&u);
 	bytes_free(&b);

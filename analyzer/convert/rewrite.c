@@ -396,3 +396,144 @@ bool macro_call_is_boolean(struct tunit *t, const char *s)
 	free(body);
 	return r;
 }
+
+/*
+ * One evaluation per call (issue 22 point 1).  A request argument that is a
+ * macro of the file expanding to a call (`#define CURRENT
+ * elv_next_request(QUEUE)`) would be evaluated twice by the new call, as the
+ * request and in its byte count.  Where the old call is a statement on a line
+ * of its own in a block (after `;`, `{`, `}` or a label's `:`; preprocessor
+ * lines skipped), it becomes a C90 block that reads the request once:
+ *
+ *	{
+ *		struct request *req = CURRENT;
+ *
+ *		__blk_end_request(req, -EIO, req->hard_cur_sectors << 9);
+ *	}
+ *
+ * The local is the first of req, rq, cur_req (then cur_req2, ...) that is no
+ * word of the file's code (comments and strings aside; a member x->req or
+ * x.req does not count, its declaration does).  spatch's rule
+ * is the same (cocci/src/decide.cocci, once_local()).
+ */
+
+/* the body of object-like macro NAME as the file defines it, or NULL */
+static char *object_macro_body(const struct tunit *t, const char *name)
+{
+	size_t nl = strlen(name);
+
+	for (size_t i = 0; i < t->len; i++) {
+		size_t k = i;
+		struct sbuf b = {0};
+
+		if (i && t->src[i - 1] != '\n')
+			continue;
+		while (k < t->len && (t->src[k] == ' ' || t->src[k] == '\t'))
+			k++;
+		if (k >= t->len || t->src[k] != '#')
+			continue;
+		k++;
+		while (k < t->len && (t->src[k] == ' ' || t->src[k] == '\t'))
+			k++;
+		if (t->len - k < 7 + nl || strncmp(t->src + k, "define", 6) ||
+		    (t->src[k + 6] != ' ' && t->src[k + 6] != '\t'))
+			continue;
+		k += 6;
+		while (k < t->len && (t->src[k] == ' ' || t->src[k] == '\t'))
+			k++;
+		if (t->len - k < nl || strncmp(t->src + k, name, nl) ||
+		    (k + nl < t->len && t->src[k + nl] != ' ' && t->src[k + nl] != '\t' &&
+		     t->src[k + nl] != '\n'))
+			continue;
+		for (k += nl; k < t->len && t->src[k] != '\n'; k++) {
+			if (t->src[k] == '\\' && k + 1 < t->len && t->src[k + 1] == '\n') {
+				k++;
+				sbuf_addn(&b, " ", 1);
+				continue;
+			}
+			sbuf_addn(&b, t->src + k, 1);
+		}
+		return sbuf_take(&b);
+	}
+	return NULL;
+}
+
+static char *once_name(const struct tunit *t)
+{
+	static const char *const names[] = {"req", "rq", "cur_req"};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!word_in(t->clean, t->len, names[i]))
+			return xstrdup(names[i]);
+	for (unsigned i = 2;; i++) {
+		char *w = xasprintf("cur_req%u", i);
+
+		if (!word_in(t->clean, t->len, w))
+			return w;
+		free(w);
+	}
+}
+
+char *rq_once_local(const struct tunit *t, const char *rq, size_t start, size_t end,
+		    size_t *stmt_to)
+{
+	size_t q, ls;
+	char *body;
+	bool calls;
+
+	if (!*rq || isdigit((unsigned char)*rq))
+		return NULL;
+	for (const char *c = rq; *c; c++)
+		if (!(isalnum((unsigned char)*c) || *c == '_'))
+			return NULL;
+	body = object_macro_body(t, rq);
+	calls = body && has_side_effects(body);
+	free(body);
+	if (!calls)
+		return NULL;
+	/* nothing before the call on its line */
+	for (ls = start; ls > 0 && t->src[ls - 1] != '\n'; ls--)
+		if (t->src[ls - 1] != ' ' && t->src[ls - 1] != '\t')
+			return NULL;
+	/* the statement's ';' right after the call, then nothing on the line */
+	for (q = end; q < t->len && (t->clean[q] == ' ' || t->clean[q] == '\t'); q++)
+		;
+	if (q >= t->len || t->src[q] != ';')
+		return NULL;
+	*stmt_to = q + 1;
+	for (q++; q < t->len && t->src[q] != '\n'; q++)
+		if (t->src[q] != ' ' && t->src[q] != '\t' && t->src[q] != '\r')
+			return NULL;
+	/* a statement of a block: what stands before it */
+	q = ls;
+	for (;;) {
+		size_t lq;
+
+		while (q > 0 && isspace((unsigned char)t->clean[q - 1]))
+			q--;
+		if (!q)
+			return NULL;
+		for (lq = q - 1; lq > 0 && t->clean[lq - 1] != '\n'; lq--)
+			;
+		while (lq < q && (t->clean[lq] == ' ' || t->clean[lq] == '\t'))
+			lq++;
+		if (t->clean[lq] != '#')
+			break;
+		for (q = lq; q > 0 && t->clean[q - 1] != '\n'; q--)
+			;
+	}
+	if (!strchr(";{}:", t->clean[q - 1]))
+		return NULL;
+	return once_name(t);
+}
+
+char *rq_once_block(const struct tunit *t, size_t start, const char *local, const char *rq,
+		    const char *call)
+{
+	char *ind = line_indent(t, start);
+	char *r = xasprintf("{\n%s\tstruct request *%s = %s;\n\n%s\t%s;\n%s}", ind, local, rq, ind,
+			    call, ind);
+
+	free(ind);
+	return r;
+}

@@ -22,6 +22,11 @@ bool is_simple_operand(const char *s);
 bool has_side_effects(const char *s);
 bool has_side_effects_in(struct tunit *t, const char *s); /* also through macros */
 bool macro_call_is_boolean(struct tunit *t, const char *s);
+/* one evaluation per call: the local a macro request argument is read into, or NULL */
+char *rq_once_local(const struct tunit *t, const char *rq, size_t start, size_t end,
+		    size_t *stmt_to);
+char *rq_once_block(const struct tunit *t, size_t start, const char *local, const char *rq,
+		    const char *call);
 
 /* uptodate_flow.c */
 struct uptodate {

@@ -305,6 +305,57 @@ p << snapwr.p;
 @@
 snap(p, w)
 
+// ... whose request argument is a macro expanding to a call (CURRENT): the
+// request read once into a local, in a block of its own (once_local()).
+@wrb depends on has_legacy && (patch)@
+identifier w =~ "^(end_request|end_queued_request|end_dequeued_request)$";
+expression R, U;
+position p : script:python(w, R) { site_ok(orig_key(p, w)) and once_local(orig_key(p, w), R) is not None };
+@@
+w@p(R, U);
+
+@script:python wrbv@
+p << wrb.p;
+w << wrb.w;
+R << wrb.R;
+U << wrb.U;
+e;
+b;
+nf;
+lv;
+@@
+coccinelle.e = cocci.make_expr(E_of(orig_key(p, w), U))
+coccinelle.b = cocci.make_expr(cur_bytes(CURFILE[0], once_local(orig_key(p, w), R)) if w == "end_request" else "blk_rq_bytes(%s)" % once_local(orig_key(p, w), R))
+coccinelle.nf = cocci.make_ident(single_newfn(orig_key(p, w)))
+coccinelle.lv = cocci.make_ident(once_local(orig_key(p, w), R))
+replaced(p, w, orig_key(p, w))
+
+@depends on has_legacy && (patch)@
+identifier wrb.w;
+expression wrb.R, wrb.U;
+position wrb.p;
+expression wrbv.e, wrbv.b;
+identifier wrbv.nf, wrbv.lv;
+@@
+- w@p(R, U);
++ {
++ struct request *lv = R;
++
++ nf(lv, e, b);
++ }
+
+@snapwr2 depends on has_legacy && (patch)@
+identifier w =~ "^(end_request|end_queued_request|end_dequeued_request)$";
+position p;
+@@
+w@p(...)
+
+@script:python@
+w << snapwr2.w;
+p << snapwr2.p;
+@@
+snap(p, w)
+
 @wr depends on has_legacy && (patch)@
 identifier w =~ "^(end_request|end_queued_request|end_dequeued_request)$";
 expression R, U;

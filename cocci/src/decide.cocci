@@ -822,6 +822,110 @@ def cur_bytes(f, r):
     return "%s->hard_cur_sectors << 9" % (r if is_rq_expr(r) else "(%s)" % r)
 
 
+# One evaluation per call (issue 22 point 1).  A request argument that is a
+# macro of the file expanding to a call (#define CURRENT
+# elv_next_request(QUEUE)) would be evaluated twice by the new call (as the
+# request and in its byte count).  Where the old call is a statement on a
+# line of its own in a block (after ;, {, } or a label's :), it becomes a
+# C90 block that reads the request once into a local:
+#     {
+#         struct request *req = CURRENT;
+#
+#         __blk_end_request(req, -EIO, req->hard_cur_sectors << 9);
+#     }
+# The local is the first of req, rq, cur_req (then cur_req2, ...) that is no
+# word of the file's code (comments and strings aside; a member x->req or
+# x.req does not count, its declaration does).  The analyzer's
+# rq_once_local() (analyzer/convert/rewrite.c) is the same rule.
+ONCE_NAMES = ("req", "rq", "cur_req")
+
+
+def once_blank(m):
+    return "".join(c if c == "\n" else " " for c in m.group(0))
+
+
+def object_macro_body(text, name):
+    """The body of object-like macro NAME as the file defines it, or None."""
+    m = re.search(r"^[ \t]*#[ \t]*define[ \t]+%s(?=[ \t\n])((?:[^\n\\]|\\\n|\\)*)" % re.escape(name),
+                  text, re.M)
+    return m.group(1).replace("\\\n", " ") if m else None
+
+
+def word_used(text, w):
+    for m in re.finditer(r"(?<![A-Za-z0-9_])%s(?![A-Za-z0-9_])" % re.escape(w), text):
+        i = m.start()
+        if i and text[i - 1] == ".":
+            continue
+        if i > 1 and text[i - 1] == ">" and text[i - 2] == "-":
+            continue
+        return True
+    return False
+
+
+def once_name(text):
+    for w in ONCE_NAMES:
+        if not word_used(text, w):
+            return w
+    i = 2
+    while word_used(text, "cur_req%d" % i):
+        i += 1
+    return "cur_req%d" % i
+
+
+def once_local(k, R):
+    """The local's name when the call at original key k, whose request
+    argument is R, reads its request once into a block; else None."""
+    r = norm(R)
+    if k is None or not re.match(r"^[A-Za-z_]\w*$", r):
+        return None
+    text = file_text(k[0])
+    body = object_macro_body(text, r)
+    if body is None or not has_side_effects(body):
+        return None
+    clean = CODE_RE.sub(once_blank, text)
+    lines = text.split("\n")
+    if k[1] < 1 or k[1] > len(lines):
+        return None
+    ls = sum(len(l) + 1 for l in lines[:k[1] - 1])
+    off = ls + k[2]
+    if text[ls:off].strip(" \t"):
+        return None
+    # the call, then its statement's ; and nothing else on the line
+    q = clean.find("(", off)
+    depth = 0
+    while 0 <= q < len(clean):
+        depth += clean[q] == "("
+        depth -= clean[q] == ")"
+        if depth == 0:
+            break
+        q += 1
+    if q < 0 or q >= len(clean):
+        return None
+    q += 1
+    while q < len(clean) and clean[q] in " \t":
+        q += 1
+    if q >= len(clean) or clean[q] != ";":
+        return None
+    e = text.find("\n", q)
+    if text[q + 1:e if e >= 0 else len(text)].strip(" \t\r"):
+        return None
+    # a statement of a block: what comes before it (preprocessor lines skipped)
+    q = ls - 1
+    while True:
+        while q >= 0 and clean[q] in " \t\r\n":
+            q -= 1
+        if q < 0:
+            return None
+        lq = clean.rfind("\n", 0, q) + 1
+        if clean[lq:q + 1].lstrip(" \t").startswith("#"):
+            q = lq - 1
+            continue
+        break
+    if clean[q] not in ";{}:":
+        return None
+    return once_name(clean)
+
+
 def bytes_note(f, name, n, r):
     """' (X, not HELPER(r): why)' where the fields fact makes a data
     completion keep its literal byte count instead of a helper, else ''."""

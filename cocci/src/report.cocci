@@ -144,10 +144,15 @@ def site_decision0(k):
             if var_converted(k[0], lg["func"], norm(lg["U"])) and \
                     lg["func"] not in ERROR_USED:
                 e = "error"
-            return (True, "wrapper", "%s -> %s(%s, %s, %s)%s" % (
-                n, single_newfn(k), r, e,
-                cur_bytes(k[0], lg["R"]) if n == "end_request" else "blk_rq_bytes(%s)" % r,
-                bytes_note(k[0], n, None, lg["R"])))
+            # a macro request argument expanding to a call: read once (once_local)
+            l = once_local(k, lg["R"])
+            u = l or r
+            new = "%s(%s, %s, %s)" % (
+                single_newfn(k), u, e,
+                cur_bytes(k[0], u) if n == "end_request" else "blk_rq_bytes(%s)" % u)
+            if l:
+                new = "{ struct request *%s = %s; %s; }" % (l, r, new)
+            return (True, "wrapper", "%s -> %s%s" % (n, new, bytes_note(k[0], n, None, u)))
         return (False, "wrapper", "%s not converted: %s" % (n, why))
     if n in ("end_that_request_first", "end_that_request_chunk"):
         if k in PAIRS:
