@@ -39,6 +39,7 @@
 #include "migrate_combine.h"
 #include "migrate_common.h"
 #include "origin_map.h"
+#include "output_guard.h"
 #include "progress.h"
 #include "report_text.h"
 #include "rewrite_output.h"
@@ -861,6 +862,123 @@ static void set_manual(struct bm_site *s, const char *code, const char *text)
 	free(s->replacement);
 	s->replacement = xstrdup("");
 	origin_drop_edits(s); /* REPORT.md: a manual site has no edits */
+}
+
+/*
+ * spatch's output is not trusted (issue 25, item 1; output_guard.c): a file whose copy
+ * spatch changed outside its sites and what their conversion may touch (a truncated
+ * file, another function, garbage at file scope) is left byte for byte
+ * (spatch_output_rejected), and its copy is restored for the analysis that follows.
+ */
+static void guard_spatch_output(struct mig *m)
+{
+	for (size_t ci = 0; ci < m->nc; ci++) {
+		struct cand *c = &m->c[ci];
+		struct og_site *sites;
+		size_t n = 0, sp_len;
+		char *sp, err[256];
+		unsigned bad;
+
+		if (c->problem || read_whole_file(c->tmp, &sp, &sp_len, err, sizeof(err)) < 0)
+			continue;
+		sites = xcalloc(m->inv.nsites + 1, sizeof(*sites));
+		for (size_t i = 0; i < m->inv.nsites; i++)
+			if (cand_of(m, m->inv.sites[i].file) == c) {
+				before_range(&m->inv.sites[i], c->orig_data, c->orig_len,
+					     &sites[n].first, &sites[n].last);
+				n++;
+			}
+		if (output_guard_confined(c->orig_data, c->orig_len, sp, sp_len, sites, n, NULL, 0,
+					  &bad) == 0) {
+			char *why = output_guard_message("spatch's output", c->orig_data,
+							 c->orig_len, sp_len, bad);
+
+			leave_untouched(c, "spatch_output_rejected", why);
+			free(why);
+			atomic_replace_new(c->tmp, c->orig_data, c->orig_len, err, sizeof(err));
+		}
+		free(sites);
+		free(sp);
+	}
+}
+
+/*
+ * The parse half of the check (issue 25, item 1): a changed file whose original parses
+ * without an error must give a result that does too, both parsed alike
+ * (output_guard_parse: the same options, private copies outside the tree).  Where the
+ * original has errors in that context, its headers are missing and the check is left to
+ * the confinement alone.  A result verify parsed without an
+ * error cannot be worse; for one it parsed with errors only the original is parsed (in
+ * the same way: verify's copy is outside the tree too), and one it did not parse (no
+ * completion call left) is parsed with its original.
+ */
+static void guard_parse(struct mig *m)
+{
+	struct og_text *t = xcalloc(m->nc + 1, sizeof(*t));
+	size_t *ci = xcalloc(m->nc + 1, sizeof(*ci)), n = 0;
+
+	for (size_t i = 0; i < m->nc; i++) {
+		const struct cand *c = &m->c[i];
+		const struct bm_file *vf = NULL;
+		const char *base = strrchr(c->tmp, '/') ? strrchr(c->tmp, '/') + 1 : c->tmp;
+
+		if (!changed(c))
+			continue;
+		for (size_t k = 0; k < m->ver.nfiles; k++)
+			if (!strcmp(m->ver.files[k].path, c->tmp))
+				vf = &m->ver.files[k];
+		if (vf && vf->status == BM_PARSE_OK)
+			continue;
+		t[n] = (struct og_text){.name = base,
+					.old = c->orig_data,
+					.new = c->final,
+					.old_len = c->orig_len,
+					.new_len = c->final_len};
+		/* verify parsed the result in this context already: its errors are known */
+		if (vf && vf->status == BM_PARSE_PARTIAL) {
+			t[n].new_known = true;
+			t[n].new_errors = vf->errors;
+		}
+		ci[n++] = i;
+	}
+	if (n) {
+		struct bm_run o, nw;
+		char *dir = xasprintf("%s/parse-check", m->tmpdir);
+
+		bm_run_init(&o, "verify");
+		bm_run_init(&nw, "verify");
+		copy_options(&o.opt, &m->post.opt);
+		copy_options(&nw.opt, &m->post.opt);
+		o.opt.quiet = nw.opt.quiet = true;
+		if (output_guard_parse(&o, &nw, dir, t, n) == 0) {
+			for (size_t k = 0; k < n; k++) {
+				struct cand *c = &m->c[ci[k]];
+				bool sp =
+				    c->spatched && (c->spatched_len != c->orig_len ||
+						    memcmp(c->spatched, c->orig_data, c->orig_len));
+				char *why;
+
+				/* an original that parses with errors here lacks headers
+				 * (stubs stood in): a count says nothing then (a version guard
+				 * a rewrite adds is an error where KERNEL_VERSION is unknown) */
+				if (!t[k].parsed || t[k].old_errors || !t[k].new_errors)
+					continue;
+				why = xasprintf("%s parses with %u error(s) where the original has "
+						"%u (both parsed alike); not trusted: nothing of "
+						"this file is written",
+						sp ? "spatch's result" : "the analyzer's rewrite",
+						t[k].new_errors, t[k].old_errors);
+				leave_untouched(
+				    c, sp ? "spatch_output_rejected" : "rewrite_not_confined", why);
+				free(why);
+			}
+		}
+		bm_run_free(&o);
+		bm_run_free(&nw);
+		free(dir);
+	}
+	free(t);
+	free(ci);
 }
 
 /*
@@ -1975,6 +2093,7 @@ int cmd_migrate(int argc, char **argv)
 		stage_time("spatch");
 		if (!m.spatch_failed) {
 			spatch_timeouts(&m);
+			guard_spatch_output(&m);
 			judge_spatch(&m);
 		}
 
@@ -2031,6 +2150,10 @@ int cmd_migrate(int argc, char **argv)
 				    m.a.mode == MODE_IN_PLACE &&
 				    atomic_precheck(c->orig, NULL, 0, NULL, err, sizeof(err)) < 0;
 
+				/* the analyzer wrote outside its sites (output_guard.c) */
+				if (!unwritable && pf->problem_code &&
+				    !strcmp(pf->problem_code, "rewrite_not_confined"))
+					leave_untouched(c, pf->problem_code, t);
 				leave_untouched(
 				    c, unwritable ? "file_not_writable" : "conflicting_edits", t);
 				free(t);
@@ -2134,6 +2257,8 @@ int cmd_migrate(int argc, char **argv)
 		}
 	}
 
+	guard_parse(&m); /* before anything is written: the result parses as well */
+	stage_time("output-check");
 	/* in place: written before the totals, so a file that could not be written is
 	 * counted as such (file_not_writable), never as converted */
 	leave_partial_files(&m);

@@ -10,6 +10,7 @@
 #include "atomic_write.h"
 #include "edit_apply.h"
 #include "line_endings.h"
+#include "output_guard.h"
 #include "util.h"
 
 static int file_cmp(const void *a, const void *b)
@@ -59,7 +60,39 @@ static size_t fail_sites_in(struct bm_run *run, const struct rw_file *f, const c
 	return n;
 }
 
-/* Apply the current auto sites' edits of @f; 1 on conflict (f->problem set). */
+/*
+ * The analyzer's own rewrite is not trusted either (issue 25, item 1): @f's new text may
+ * differ from its old only where a conversion of its sites reaches (output_guard.c; the
+ * callers of a wrapper with its site in another file too).  NULL, or why not (malloc'd).
+ */
+static char *not_confined(const struct bm_run *run, const struct rw_file *f)
+{
+	struct og_site *sites = xcalloc(run->nsites + 1, sizeof(*sites));
+	const char **names = xcalloc(run->nsites + 1, sizeof(*names));
+	size_t n = 0, nn = 0;
+	unsigned bad;
+	char *why = NULL;
+
+	for (size_t i = 0; i < run->nsites; i++) {
+		const struct bm_site *s = &run->sites[i];
+
+		if (!strcmp(s->file, f->path))
+			sites[n++] = (struct og_site){s->line, s->end_line >= s->line ? s->end_line
+										      : s->line};
+		else if (s->function && *s->function)
+			names[nn++] = s->function;
+	}
+	if (output_guard_confined(f->old, f->old_len, f->new, f->new_len, sites, n, names, nn,
+				  &bad) == 0)
+		why = output_guard_message("the analyzer's rewrite", f->old, f->old_len, f->new_len,
+					   bad);
+	free(sites);
+	free(names);
+	return why;
+}
+
+/* Apply the current auto sites' edits of @f; 1 on conflict, 2 when the
+ * result is not confined to the sites (f->problem set). */
 static int apply_file(struct bm_run *run, struct rw_file *f, struct bm_site **conflict_a,
 		      struct bm_site **conflict_b)
 {
@@ -98,6 +131,13 @@ static int apply_file(struct bm_run *run, struct rw_file *f, struct bm_site **co
 			f->new = crlf_restore(f->old, f->old_len, r.data, &f->new_len);
 			r.data = NULL;
 			f->nsites = sites;
+			if ((f->problem = not_confined(run, f))) {
+				f->problem_code = "rewrite_not_confined";
+				free(f->new);
+				f->new = NULL;
+				f->nsites = 0;
+				rc = 2;
+			}
 		}
 	} else if (rc == 1) {
 		*conflict_a = &run->sites[r.conflicts[0].site_a];
@@ -173,8 +213,11 @@ int rw_plan_build(struct bm_run *run, rw_precheck_fn precheck, void *ctx, struct
 				f->nsites = 0;
 				continue;
 			}
-			if (apply_file(run, f, &a, &b) == 1) {
-				fail_sites_in(run, f, "conflicting_edits");
+			int r = apply_file(run, f, &a, &b);
+
+			if (r) {
+				fail_sites_in(
+				    run, f, r == 2 ? "rewrite_not_confined" : "conflicting_edits");
 				changed = true;
 			}
 		}

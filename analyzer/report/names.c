@@ -109,6 +109,12 @@ static const struct {
      "the file's analysis or spatch's run on it took longer than --timeout; left untouched"},
     {"resource_limit",
      "the file's parse needed more memory than --parse-memory; the file is left untouched"},
+    {"spatch_output_rejected",
+     "spatch changed the file outside its sites and what their conversion may touch, or its "
+     "result has parse errors where the original has none; the file is left untouched"},
+    {"rewrite_not_confined",
+     "the analyzer's own rewrite reached outside the sites and what their conversion may "
+     "touch (a blkmig bug); the file is left untouched"},
 };
 
 /* The i-th reason code of the catalogue above (NULL past the end), for writers that list

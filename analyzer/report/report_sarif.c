@@ -119,6 +119,13 @@ static const char *reason_help(const char *code)
 	    {"resource_limit", "The file's parse needed more memory than --parse-memory: it was "
 			       "left as it was; run it alone with a larger --parse-memory (or "
 			       "look for a header that grows without bound)."},
+	    {"spatch_output_rejected",
+	     "spatch changed the file outside the sites and what their conversion may touch (the "
+	     "line is named): its output was not trusted and the file was left as it was; check "
+	     "the spatch and the semantic patches run, or run with --no-spatch."},
+	    {"rewrite_not_confined",
+	     "The analyzer's rewrite reached outside the sites and what their conversion may "
+	     "touch (a blkmig bug): the file was left as it was; please report it."},
 	};
 
 	for (size_t i = 0; i < sizeof(h) / sizeof(h[0]); i++)

@@ -20,6 +20,7 @@
 
 #include "analysis.h"
 #include "migrate_combine.h"
+#include "output_guard.h"
 #include "site.h"
 #include "util.h"
 
@@ -97,6 +98,137 @@ static void test_combine_bytes(void)
 		check(got && !strcmp(got, t[i].want), name, "%s: got '%s', want '%s'", t[i].text,
 		      got ? got : "(null)", t[i].want);
 		free(got);
+	}
+}
+
+/* ---- the confinement check on a rewritten file (output_guard.c, issue 25 item 1) -- */
+
+static void test_output_guard(void)
+{
+	/* line 12 holds the site, in wr_end(); wr_next() and wr_poll() call it (callers of
+	 * a wrapper); wr_init() has nothing to do with it */
+	static const char old[] = "#include <linux/blkdev.h>\n"			   /* 1 */
+				  "\n"						   /* 2 */
+				  "#define WR_FAIL(u) end_io_error(u)\n"	   /* 3 */
+				  "static int wr_state;\n"			   /* 4 */
+				  "static void wr_end(struct request *rq, int u);\n" /* 5 */
+				  "\n"						   /* 6 */
+				  "/* ends the request */\n"			   /* 7 */
+				  "static void wr_end(struct request *rq, int u)\n" /* 8 */
+				  "{\n"						   /* 9 */
+				  "\tif (!u)\n"					   /* 10 */
+				  "\t\twr_state = 1;\n"				   /* 11 */
+				  "\tend_request(rq, u);\n"			   /* 12 */
+				  "}\n"						   /* 13 */
+				  "\n"						   /* 14 */
+				  "static void wr_next(struct request *rq)\n"	   /* 15 */
+				  "{\n"						   /* 16 */
+				  "\twr_end(rq, 1);\n"				   /* 17 */
+				  "}\n"						   /* 18 */
+				  "\n"						   /* 19 */
+				  "static void wr_poll(struct request *rq)\n"	   /* 20 */
+				  "{\n"						   /* 21 */
+				  "\twr_next(rq);\n"				   /* 22 */
+				  "\tif (wr_state) /* wr_end( */\n"		   /* 23 */
+				  "\t\twr_end(rq, 0);\n"			   /* 24 */
+				  "}\n"						   /* 25 */
+				  "\n"						   /* 26 */
+				  "static int wr_init(void)\n"			   /* 27 */
+				  "{\n"						   /* 28 */
+				  "\treturn 0;\n"				   /* 29 */
+				  "}\n";					   /* 30 */
+	static const struct {
+		const char *name, *from, *to; /* replace the first @from with @to */
+		unsigned bad;		      /* 0: confined, else the first line outside */
+	} t[] = {
+	    {"site-rewritten", "\tend_request(rq, u);\n", "\t__blk_end_request(rq, u, 512);\n", 0},
+	    {"param-renamed",
+	     "static void wr_end(struct request *rq, int u)\n{\n\tif (!u)",
+	     "static void wr_end(struct request *rq, int error)\n{\n\tif (error)", 0},
+	    {"caller-argument", "\twr_end(rq, 1);\n", "\twr_end(rq, 0);\n", 0},
+	    {"caller-of-caller", "\t\twr_end(rq, 0);\n", "\t\twr_end(rq, -EIO);\n", 0},
+	    {"prototype", "static void wr_end(struct request *rq, int u);\n",
+	     "static void wr_end(struct request *rq, int error);\n", 0},
+	    {"end_io_error-macro", "end_io_error(u)", "unlikely((u) <= 0)", 0},
+	    {"guard-before-function", "/* ends the request */\n",
+	     "/* ends the request */\n#if LINUX_VERSION_CODE >= KERNEL_VERSION(2,6,25)\n", 0},
+	    {"callback-above-comment", "\n/* ends the request */\n",
+	     "\nstatic int cb(struct request *rq)\n{\n\treturn 0;\n}\n\n/* ends the request */\n", 0},
+	    {"other-function", "\treturn 0;\n", "\treturn 1;\n", 29},
+	    {"file-scope-declaration", "static int wr_state;\n", "static long wr_state;\n", 4},
+	    {"include-line", "#include <linux/blkdev.h>\n", "garbage ) (\n", 1},
+	    {"appended-at-end", "\treturn 0;\n}\n", "\treturn 0;\n}\nint hostile;\n", 31},
+	    {"truncated", NULL, "", 1},
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct og_site site = {12, 12};
+		char name[64], *nw;
+		unsigned bad = 0;
+		int r;
+
+		if (t[i].from) {
+			const char *at = strstr(old, t[i].from);
+
+			nw = xasprintf("%.*s%s%s", (int)(at - old), old, t[i].to, at + strlen(t[i].from));
+		} else {
+			nw = xstrdup(t[i].to);
+		}
+		r = output_guard_confined(old, strlen(old), nw, strlen(nw), &site, 1, NULL, 0, &bad);
+		snprintf(name, sizeof(name), "output-guard-%s", t[i].name);
+		check(t[i].bad ? r == 0 && bad == t[i].bad : r == 1, name,
+		      "confined %d, first line outside %u (want %s %u)", r, bad,
+		      t[i].bad ? "refused at" : "confined,", t[i].bad);
+		free(nw);
+	}
+	{
+		/* a header that differs by kernel version opens a brace in each branch: only
+		 * the first branch counts, so f() ends at its own '}' and g() is outside */
+		static const char o3[] = "static int x;\n"
+					 "#if LINUX_VERSION_CODE < KERNEL_VERSION(2,6,19)\n"
+					 "static void f(struct request *rq, int a) {\n"
+					 "#else\n"
+					 "static void f(struct request *rq) {\n"
+					 "#endif\n"
+					 "\tint u = 1;\n"
+					 "\tend_request(rq, u);\n"
+					 "}\n"
+					 "static int g(void)\n"
+					 "{\n"
+					 "\treturn 0;\n"
+					 "}\n";
+		struct og_site site = {8, 8};
+		char *in_f = xstrdup(o3), *in_g = xstrdup(o3);
+		unsigned bad = 0, bad2 = 0;
+		int r1, r2;
+
+		memcpy(strstr(in_f, "int u = 1;"), "int e = 0;", 10);
+		memcpy(strstr(in_g, "return 0;"), "return 1;", 9);
+		r1 = output_guard_confined(o3, strlen(o3), in_f, strlen(in_f), &site, 1, NULL, 0,
+					   &bad);
+		r2 = output_guard_confined(o3, strlen(o3), in_g, strlen(in_g), &site, 1, NULL, 0,
+					   &bad2);
+		check(r1 == 1 && r2 == 0 && bad2 == 12, "output-guard-braces-in-else-branch",
+		      "in f(): %d (want 1); in g(): %d at line %u (want 0 at 12)", r1, r2, bad2);
+		free(in_f);
+		free(in_g);
+	}
+	{
+		/* the analyzer's rewrite of a caller of a wrapper whose site is in another file */
+		static const char *const names[] = {"ext_end_request"};
+		static const char o2[] = "static int f(struct request *rq)\n{\n\text_end_request(rq, "
+					 "1);\n\treturn 0;\n}\n";
+		static const char n2[] = "static int f(struct request *rq)\n{\n\text_end_request(rq, "
+					 "0);\n\treturn 0;\n}\n";
+		unsigned bad = 0;
+
+		check(output_guard_confined(o2, strlen(o2), n2, strlen(n2), NULL, 0, names, 1,
+					    &bad) == 1 &&
+			  output_guard_confined(o2, strlen(o2), n2, strlen(n2), NULL, 0, NULL, 0,
+						&bad) == 0 &&
+			  bad == 3,
+		      "output-guard-caller-of-wrapper-in-another-file",
+		      "a caller of a named wrapper must be confined, and refused without the name");
 	}
 }
 
@@ -1018,6 +1150,7 @@ int main(int argc, char **argv)
 	test_reuse();
 	test_version_guard();
 	test_combine_bytes();
+	test_output_guard();
 	if (argc > 2)
 		test_crosscheck(argv[2]);
 	printf("%d passed, %d failed\n", passed, failed);

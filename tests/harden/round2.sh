@@ -71,6 +71,85 @@ else
 fi
 rm -rf "$w/lim" "$w/lim.rep" "$w/lim.json"
 
+# ---- spatch's output is not trusted (issue 25, item 1) ------------------------------------
+# A --spatch that ran the real spatch and then truncated every .c under its --dir, wrote
+# garbage in place of a call outside every site, changed a function without sites, or
+# wrote garbage in place of its own new call (inside a site's function), and exited 0,
+# got "34 sites: 34 converted", exit 0, and that output written.  Now each such file is
+# left byte for byte, reported spatch_output_rejected with the first line changed
+# outside what the conversion may touch, or with the parse errors of the result against
+# the original's (both parsed alike), exit 1 (output_guard.c).  And the
+# legitimate reach of a conversion still passes: a wrapper's parameter renamed with
+# every caller's argument converted in other functions (the golden wrap.c, the cocci
+# case wr01: a parameter passed on to the wrapper), converted as without the check.
+real_spatch=$(command -v "${SPATCH:-spatch}")
+lying_spatch() { # NAME ACTION: the real spatch, then ACTION on $dir, exit 0
+	cat >"$w/sp-$1" <<EOT
+#!/bin/sh
+prev=; dir=
+for a in "\$@"; do [ "\$prev" = --dir ] && dir=\$a; prev=\$a; done
+"$real_spatch" "\$@" || exit \$?
+[ -n "\$dir" ] && $2
+exit 0
+EOT
+	chmod +x "$w/sp-$1"
+}
+lying_spatch truncates "find \"\$dir\" -name '*.c' -exec truncate -s 0 {} +"
+lying_spatch garbage-outside "find \"\$dir\" -name '*.c' -exec sed -i 's/^module_init(\\(.*\\));/garbage ) ( \\1;/' {} +"
+lying_spatch unrelated-function "find \"\$dir\" -name '*.c' -exec sed -i '/_init(void)\$/,/^}/s/return 0;/return 1;/' {} +"
+lying_spatch garbage-inside "find \"\$dir\" -name '*.c' -exec sed -i 's/^\\(\t*\\)__blk_end_request(\\(.*\\));/\\1garbage ) ( \\2;/' {} +"
+lying_spatch honest ":"
+for kind in truncates:"is empty where the file has [0-9]* lines" \
+	garbage-outside:"changes the file at line [0-9]* (\`module_init(.*);\`), outside the sites" \
+	unrelated-function:"changes the file at line [0-9]* (\`return 0;\`), outside the sites" \
+	garbage-inside:"result parses with [0-9]* error(s) where the original has 0 (both parsed alike)"; do
+	why=${kind#*:} kind=${kind%%:*}
+	pre="spatch's output"; [ "$kind" = garbage-inside ] && pre="spatch's"
+	rm -rf "$w/t"; cp -a "$w/orig" "$w/t"
+	"$B" migrate --in-place -j 1 --spatch "$w/sp-$kind" --report "$w/t.rep" "$w/t" >"$w/f.out" 2>&1; rc=$?
+	if [ "$rc" = 1 ] && [ "$(sums "$w/t")" = "$(sums "$w/orig")" ] &&
+		grep -q "$pre $why.*not trusted.*\[spatch_output_rejected\]" "$w/f.out" &&
+		python3 - "$w/t.rep/report.json" <<'EOT'
+import json, sys
+r = json.load(open(sys.argv[1]))
+with_sites = {s["file"] for s in r["sites"]}
+left = [f for f in r["files"] if f["path"] in with_sites]
+ok = (len(left) == len(with_sites) > 0
+      and all(f["outcome"]["status"] == "left_untouched"
+              and f["outcome"]["code"] == "spatch_output_rejected"
+              and f["outcome"]["text"].startswith("spatch's ") for f in left)
+      and r["summary"]["files_left_by_reason"] == {"spatch_output_rejected": len(left)}
+      and all(s["verdict"] == "manual" for s in r["sites"]))
+sys.exit(0 if ok else 1)
+EOT
+	then
+		pass "spatch-output-not-trusted-$kind"
+	else
+		fail "spatch-output-not-trusted-$kind" "exit $rc: $(grep -m2 'untouched\|sites:' "$w/f.out" | tr '\n' '|')"
+	fi
+	rm -rf "$w/t.rep"
+done
+# the honest spatch through the same wrapper: the reference conversion, exit 0
+rm -rf "$w/t"; cp -a "$w/orig" "$w/t"
+"$B" migrate -q --in-place -j 1 --spatch "$w/sp-honest" "$w/t" >"$w/f.out" 2>&1; rc=$?
+if [ "$rc" = 0 ] && [ "$(sums "$w/t")" = "$(sums "$w/conv")" ] && ! grep -q spatch_output_rejected "$w/f.out"; then
+	pass spatch-output-honest-wrapper-converts
+else
+	fail spatch-output-honest-wrapper-converts "exit $rc: $(grep -m2 'untouched\|sites:' "$w/f.out" | tr '\n' '|')"
+fi
+rm -rf "$w/wr"; mkdir -p "$w/wr"
+cp "$TOP/tests/migrate/golden/tree/in/drivers/block/wrap.c" "$TOP/tests/cocci/cases/wr01_param_group.c" "$w/wr/"
+"$B" migrate --in-place -j 1 --spatch "$w/sp-honest" "$w/wr" >"$w/f.out" 2>&1; rc=$?
+if [ "$rc" = 0 ] && ! grep -q spatch_output_rejected "$w/f.out" &&
+	cmp -s "$w/wr/wrap.c" "$TOP/tests/migrate/golden/tree/out/drivers/block/wrap.c" &&
+	cmp -s "$w/wr/wr01_param_group.c" "$TOP/tests/cocci/cases/wr01_param_group.res" &&
+	grep -q "4 sites: 4 converted in 2 files" "$w/f.out"; then
+	pass spatch-output-wrapper-callers-still-converted
+else
+	fail spatch-output-wrapper-callers-still-converted "exit $rc: $(grep -m2 'untouched\|sites:' "$w/f.out" | tr '\n' '|')"
+fi
+rm -rf "$w/t" "$w/wr"
+
 # ---- orphans: nothing of a run outlives its SIGKILL ----------------------------------------
 # spatch -j forks workers; only the direct child died with blkmig (PDEATHSIG), the workers
 # went on (99% CPU for more than 60 s).  A spatch stand-in that forks two workers and
