@@ -2034,6 +2034,7 @@ int cmd_migrate(int argc, char **argv)
 	cache = open_cache(&m, spatch, &cocci, &copts, macros);
 	cached = bm_cache_lookup(cache);
 	if (cached && mig_restore(&m, cached, &converted, &by_spatch) == 0) {
+		index_cands(&m); /* the review page reads the converted files, as cold */
 		if (!m.inv.opt.quiet)
 			fprintf(stderr, "blkmig migrate: the result of an identical run, from %s\n",
 				bm_cache_entry_path(cache));
