@@ -1196,6 +1196,7 @@ static void reconcile(struct mig *m, bool *used_post)
 				    sizeof(err)) < 0)
 			m->c[i].spatched = NULL;
 	}
+	origin_trust_begin(); /* the copies and originals stay as they are in this loop */
 	for (size_t i = 0; i < m->inv.nsites; i++) {
 		struct bm_site *s = &m->inv.sites[i];
 		struct cand *c = cand_of(m, s->file);
@@ -1253,6 +1254,7 @@ static void reconcile(struct mig *m, bool *used_post)
 				accept_spatch_site(s);
 		}
 	}
+	origin_trust_end();
 	free(post_cand);
 }
 
@@ -1391,6 +1393,7 @@ static void leave_partial_files(struct mig *m)
 
 		if (!changed(c))
 			continue;
+		udiff_trust_begin(); /* c's texts stay as they are in this loop */
 		for (size_t i = 0; i < m->inv.nsites; i++) {
 			const struct bm_site *s = &m->inv.sites[i];
 			bool manual =
@@ -1414,6 +1417,7 @@ static void leave_partial_files(struct mig *m)
 				    xasprintf("%s at line %u (%s)", s->call, s->line,
 					      s->reason_code ? s->reason_code : "still called"));
 		}
+		udiff_trust_end();
 		if (left.n) {
 			char *list = xstrdup(left.v[0]), *why;
 
@@ -1439,6 +1443,7 @@ static void leave_partial_files(struct mig *m)
 static void finish_sites(struct mig *m, size_t *converted, size_t *by_spatch)
 {
 	*converted = *by_spatch = 0;
+	udiff_trust_begin(); /* no candidate's text changes in this loop */
 	for (size_t i = 0; i < m->inv.nsites; i++) {
 		struct bm_site *s = &m->inv.sites[i];
 		struct cand *c = cand_of(m, s->file);
@@ -1518,6 +1523,7 @@ static void finish_sites(struct mig *m, size_t *converted, size_t *by_spatch)
 			fold_into_covering_site(&m->inv, s);
 		}
 	}
+	udiff_trust_end();
 }
 
 /* The verify findings of the result belong to the report, told on the original files. */

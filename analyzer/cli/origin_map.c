@@ -69,13 +69,36 @@ static struct {
 	unsigned *map;
 	size_t nmap;
 	unsigned tail;
+	/* the caller's buffers it was built from (origin_trust_begin) */
+	const char *src_copy, *src_orig;
 } memo;
+
+static bool trusted;
+
+/* Only buffers asked about inside the window are trusted: the memo forgets its own. */
+void origin_trust_begin(void)
+{
+	trusted = true;
+	memo.src_copy = memo.src_orig = NULL;
+}
+
+void origin_trust_end(void)
+{
+	trusted = false;
+}
 
 static bool memo_hit(const char *copy_data, size_t copy_len, const char *orig_data, size_t orig_len)
 {
-	return memo.map && memo.copy_len == copy_len && memo.orig_len == orig_len &&
-	       (!copy_len || !memcmp(memo.copy, copy_data, copy_len)) &&
-	       (!orig_len || !memcmp(memo.orig, orig_data, orig_len));
+	if (!memo.map || memo.copy_len != copy_len || memo.orig_len != orig_len)
+		return false;
+	if (trusted && memo.src_copy == copy_data && memo.src_orig == orig_data)
+		return true; /* no file-sized compare per question */
+	if ((copy_len && memcmp(memo.copy, copy_data, copy_len)) ||
+	    (orig_len && memcmp(memo.orig, orig_data, orig_len)))
+		return false;
+	memo.src_copy = copy_data;
+	memo.src_orig = orig_data;
+	return true;
 }
 
 static void memo_build(const char *copy_data, size_t copy_len, const char *orig_data,
@@ -88,6 +111,8 @@ static void memo_build(const char *copy_data, size_t copy_len, const char *orig_
 	free(memo.copy);
 	free(memo.orig);
 	free(memo.map);
+	memo.src_copy = copy_data;
+	memo.src_orig = orig_data;
 	memo.copy = xmalloc(copy_len + 1);
 	memo.orig = xmalloc(orig_len + 1);
 	if (copy_len)
@@ -149,10 +174,13 @@ static char *replace_copy(const struct origin_copy *oc, const char *s)
 	struct sbuf out = {0};
 	const char *q = s, *hit;
 	char *data;
+	bool was_trusted;
 
 	if (!strstr(s, oc->copy))
 		return xstrdup(s);
 	data = read_file(oc->copy, &dlen);
+	was_trusted = trusted; /* a buffer read here is freed below: never trusted */
+	trusted = false;
 	while ((hit = strstr(q, oc->copy))) {
 		char *after = (char *)hit + cl;
 
@@ -169,7 +197,10 @@ static char *replace_copy(const struct origin_copy *oc, const char *s)
 		q = after;
 	}
 	sbuf_add(&out, q);
+	if (memo.src_copy == data)
+		memo.src_copy = NULL;
 	free(data);
+	trusted = was_trusted;
 	return sbuf_take(&out);
 }
 
@@ -179,7 +210,9 @@ char *origin_text_of(const struct origin_copy *oc, const char *msg)
 	const char *q = msg ? msg : "", *hit;
 	size_t dlen = 0;
 	char *data = NULL, *r;
+	bool was_trusted = trusted; /* a buffer read here is freed below: never trusted */
 
+	trusted = false;
 	while ((hit = strstr(q, "line "))) {
 		char *after = (char *)hit + 5;
 		bool word = hit == msg || hit[-1] == ' ' || hit[-1] == '(';
@@ -196,7 +229,10 @@ char *origin_text_of(const struct origin_copy *oc, const char *msg)
 		q = after;
 	}
 	sbuf_add(&out, q);
+	if (memo.src_copy == data)
+		memo.src_copy = NULL;
 	free(data);
+	trusted = was_trusted;
 	r = sbuf_take(&out);
 	q = r;
 	r = origin_text(oc, 1, q);

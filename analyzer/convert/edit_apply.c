@@ -83,16 +83,41 @@ int edits_apply(const char *src, size_t len, struct text_edit *edits, size_t n,
 	}
 	n = keep;
 
-	/* Every colliding pair is reported. A file holds few edits, so all pairs is cheap
-	 * and obviously complete. */
-	for (i = 1; i < n; i++) {
-		for (j = 0; j < i; j++) {
-			if (collide(&edits[j], &edits[i]) &&
-			    add_conflict(res, &edits[j], &edits[i])) {
-				res->error = "out of memory";
-				return -1;
-			}
+	/*
+	 * Every colliding pair is reported, in the order of the pairs (j < i).  In start
+	 * order an earlier edit j can only collide with i while i starts inside it
+	 * (i.start < j.end) or at its start: the other edits are dropped from the active
+	 * list, so thousands of disjoint edits cost no all-pairs walk (issue 25, item 9).
+	 */
+	if (n > 1) {
+		size_t *active = malloc(n * sizeof(*active)), nactive = 0;
+
+		if (!active) {
+			res->error = "out of memory";
+			return -1;
 		}
+		for (i = 0; i < n; i++) {
+			size_t kept = 0;
+
+			for (size_t k = 0; k < nactive; k++) {
+				const struct text_edit *e = &edits[active[k]];
+
+				if (e->end > edits[i].start || e->start == edits[i].start)
+					active[kept++] = active[k];
+			}
+			nactive = kept;
+			for (size_t k = 0; k < nactive; k++) {
+				j = active[k];
+				if (collide(&edits[j], &edits[i]) &&
+				    add_conflict(res, &edits[j], &edits[i])) {
+					free(active);
+					res->error = "out of memory";
+					return -1;
+				}
+			}
+			active[nactive++] = i;
+		}
+		free(active);
 	}
 	if (res->nconflicts)
 		return 1;

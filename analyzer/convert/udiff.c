@@ -583,7 +583,24 @@ static struct {
 	size_t na;
 	struct script fwd;
 	size_t *op_of_old;
+	/* the caller's buffers it was loaded from, and whether they may be trusted to
+	 * hold the same texts (udiff_trust_begin) */
+	const char *src_old, *src_new;
 } memo;
+
+static bool trusted;
+
+/* Only buffers asked about inside the window are trusted: the memo forgets its own. */
+void udiff_trust_begin(void)
+{
+	trusted = true;
+	memo.src_old = memo.src_new = NULL;
+}
+
+void udiff_trust_end(void)
+{
+	trusted = false;
+}
 
 static void memo_drop(void)
 {
@@ -598,11 +615,22 @@ static void memo_drop(void)
 
 static int memo_load(const char *old, size_t old_len, const char *new, size_t new_len)
 {
+	bool same_buffers = memo.old && memo.old_len == old_len && memo.new_len == new_len &&
+			    memo.src_old == old && memo.src_new == new;
+
+	/* comparing the texts costs the file's size per question: thousands of sites */
+	if (same_buffers && trusted)
+		return 0;
 	if (memo.old && memo.old_len == old_len && memo.new_len == new_len &&
 	    (!old_len || !memcmp(memo.old, old, old_len)) &&
-	    (!new_len || !memcmp(memo.new, new, new_len)))
+	    (!new_len || !memcmp(memo.new, new, new_len))) {
+		memo.src_old = old;
+		memo.src_new = new;
 		return 0;
+	}
 	memo_drop();
+	memo.src_old = old;
+	memo.src_new = new;
 	memo.old = malloc(old_len + 1);
 	memo.new = malloc(new_len + 1);
 	if (!memo.old || !memo.new)

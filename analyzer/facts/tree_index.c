@@ -161,12 +161,22 @@ unsigned tree_scan(const char *s, size_t len, const struct bm_strlist *names,
 static bool entry_decides_a_hit(struct ctx *cx, const struct func *f)
 {
 	const struct tunit *t = &cx->tus[f->tu];
+	size_t lo = 0, hi = t->nhits;
 
-	for (size_t i = 0; i < t->nhits; i++) {
+	/* the hits are in text order (prefilter.c scans forward): the function's first
+	 * by bisection, not a walk over the file's hits for each function */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->hits[mid].offset < f->start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < t->nhits && t->hits[i].offset < f->end; i++) {
 		bool seen = false, decided = false;
 
-		if (t->hits[i].offset < f->start || t->hits[i].offset >= f->end ||
-		    t->hits[i].in_define)
+		if (t->hits[i].offset < f->start || t->hits[i].in_define)
 			continue;
 		for (int n = 0; n < f->nnodes && !seen; n++) {
 			if (f->nodes[n].kind != CXCursor_CallExpr ||

@@ -16,15 +16,59 @@
 
 #include "analysis.h"
 
+/*
+ * The paths of run->files by hash (index + 1; 0 is a free slot): a tree of 80,000 files
+ * with a walk over the list per file was quadratic (issue 25, item 9).
+ */
+static struct {
+	size_t *slot;
+	size_t nslots;
+	size_t nused;
+} seen;
+
+static size_t path_hash(const char *s)
+{
+	size_t h = 1469598103934665603ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+static void seen_put(size_t idx, const char *path)
+{
+	size_t h = path_hash(path) % seen.nslots;
+
+	while (seen.slot[h])
+		h = (h + 1) % seen.nslots;
+	seen.slot[h] = idx + 1;
+	seen.nused++;
+}
+
+/* Make the set hold run->files, as it is now and with room for one more. */
+static void seen_sync(const struct bm_run *run)
+{
+	if (seen.nslots && seen.nused == run->nfiles && 2 * (run->nfiles + 1) < seen.nslots)
+		return;
+	free(seen.slot);
+	seen.nslots = 4 * (run->nfiles + 1) + 16;
+	seen.slot = xcalloc(seen.nslots, sizeof(*seen.slot));
+	seen.nused = 0;
+	for (size_t i = 0; i < run->nfiles; i++)
+		seen_put(i, run->files[i].path);
+}
+
 static void add_file(struct bm_run *run, const char *path)
 {
-	for (size_t i = 0; i < run->nfiles; i++)
-		if (!strcmp(run->files[i].path, path))
+	seen_sync(run);
+	for (size_t h = path_hash(path) % seen.nslots; seen.slot[h]; h = (h + 1) % seen.nslots)
+		if (!strcmp(run->files[seen.slot[h] - 1].path, path))
 			return;
 	struct bm_file *f = vec_push(run->files, run->nfiles, run->files_cap);
 
 	f->path = xstrdup(path);
 	f->status = BM_PARSE_SKIPPED;
+	seen_put(run->nfiles - 1, f->path);
 }
 
 static bool wanted(const struct bm_run *run, const char *name)
@@ -42,6 +86,7 @@ static char walk_root[PATH_MAX]; /* the directory PATH being walked, resolved */
  * (run_analysis() passes over it), its reason naming the target. */
 static void add_link(struct bm_run *run, const char *path, char *reason)
 {
+	seen_sync(run);
 	struct bm_file *f = vec_push(run->files, run->nfiles, run->files_cap);
 
 	memset(f, 0, sizeof(*f));
@@ -49,6 +94,7 @@ static void add_link(struct bm_run *run, const char *path, char *reason)
 	f->status = BM_PARSE_SKIPPED;
 	f->link = true;
 	f->reason = reason;
+	seen_put(run->nfiles - 1, f->path);
 	fprintf(stderr, "blkmig: %s: %s\n", path, reason);
 }
 
@@ -158,5 +204,7 @@ int walk_paths(struct bm_run *run, char *const *paths, size_t npaths)
 		}
 		free(p);
 	}
+	free(seen.slot);
+	memset(&seen, 0, sizeof(seen));
 	return 0;
 }
