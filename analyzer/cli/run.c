@@ -440,7 +440,7 @@ void bm_options_usage(FILE *out)
 	      "        Give up on a file whose parse, analysis or spatch run takes\n"
 	      "        longer (default 120): it is reported and left untouched.\n"
 	      "    --parse-memory MB\n"
-	      "        Cap the memory (address space) of each file's parse at MB\n"
+	      "        Cap the memory (address space) each file's parse adds at MB\n"
 	      "        megabytes (default 8192; 0: no cap).  A file whose parse needs\n"
 	      "        more is reported failed (resource_limit) and left untouched.\n"
 	      "        A parse reads regular files only: a header that is a FIFO or a\n"

@@ -657,11 +657,28 @@ static void llvm_bad_alloc(void *data, const char *reason, bool gen_crash_diag)
 	out_of_memory();
 }
 
+/* The address space this process has mapped now (bytes; 0 if unknown). */
+static unsigned long long mapped_now(void)
+{
+	unsigned long long pages = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+
+	if (f) {
+		if (fscanf(f, "%llu", &pages) != 1)
+			pages = 0;
+		fclose(f);
+	}
+	return pages * (unsigned long long)sysconf(_SC_PAGESIZE);
+}
+
 /*
- * Cap the child's address space at MB megabytes (0: no cap) and turn an allocation
- * that fails under it into exit BM_CHILD_RESOURCE_LIMIT.  The hooks are C++ and LLVM
- * functions, found by their symbols in the libraries libclang loaded.  Not under
- * AddressSanitizer, whose shadow memory needs terabytes of address space.
+ * Cap what the child's parse adds to its address space at MB megabytes (0: no cap):
+ * the limit is what the child inherited from the parent (a migrate parent holding a
+ * big file's parse maps gigabytes of it) plus MB, so the same parse passes or fails
+ * whatever the parent holds.  An allocation that fails under it becomes exit
+ * BM_CHILD_RESOURCE_LIMIT.  The hooks are C++ and LLVM functions, found by their
+ * symbols in the libraries libclang loaded.  Not under AddressSanitizer, whose shadow
+ * memory needs terabytes of address space.
  */
 static void limit_memory(unsigned mb)
 {
@@ -687,7 +704,7 @@ static void limit_memory(unsigned mb)
 		set_new_handler(out_of_memory);
 	if (install_bad_alloc)
 		install_bad_alloc(llvm_bad_alloc, NULL);
-	rl.rlim_cur = rl.rlim_max = (rlim_t)mb << 20;
+	rl.rlim_cur = rl.rlim_max = (rlim_t)mapped_now() + ((rlim_t)mb << 20);
 	setrlimit(RLIMIT_AS, &rl);
 }
 

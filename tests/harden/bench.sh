@@ -7,6 +7,7 @@
 #   wrappers-N.c  N static wrappers, each with one caller (issue 25 item 9: the
 #               wrapper fixpoint), and `migrate --patch` of it (one diff per file)
 #   onefunc-N.c N sites in one function (BENCH_SHAPE_SITES, default "2000 8000 32000")
+#   fix --patch of the wrappers, and scan of a tree of 10 x N files (tree-M/)
 # For the shapes, per quadrupling of N the CPU time and peak RSS ratios: the goal is
 # at most 5x for 4x the sites (linear).
 # and measures `blkmig scan` and `blkmig migrate --check` on each (wall time and peak
@@ -55,7 +56,12 @@ gen_shape() { # gen_shape wrappers|onefunc N FILE
 import sys
 shape, n, path = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 with open(path, "w") as f:
-    f.write("struct request;\nvoid end_request(struct request *rq, int uptodate);\n")
+    # both APIs declared and EIO defined: the converted file parses as well as the
+    # original (output_guard.c refuses a rewrite that parses worse)
+    f.write("struct request;\nvoid end_request(struct request *rq, int uptodate);\n"
+            "int __blk_end_request(struct request *rq, int error, unsigned int nr_bytes);\n"
+            "int blk_end_request(struct request *rq, int error, unsigned int nr_bytes);\n"
+            "unsigned int blk_rq_cur_bytes(struct request *rq);\n#define EIO 5\n")
     if shape == "wrappers":
         for i in range(n):
             f.write("static void w_%d(struct request *rq, int up)\n{\n\tend_request(rq, up);\n}\n"
@@ -107,18 +113,41 @@ for cmd in $CMDS; do
 	esac
 done
 
-# The shapes of issue 25 item 9, CPU time (the machine may be loaded) and peak RSS.
+# A tree of N one-function files without a legacy call, for scan's walk.
+gen_tree() { # gen_tree N DIR
+	python3 - "$1" "$2" <<'EOT'
+import os, sys
+n, d = int(sys.argv[1]), sys.argv[2]
+for i in range(n):
+    sub = os.path.join(d, "d%03d" % (i % 200))
+    os.makedirs(sub, exist_ok=True)
+    with open(os.path.join(sub, "f%d.c" % i), "w") as f:
+        f.write("int f%d(void)\n{\n\treturn %d;\n}\n" % (i, i))
+EOT
+}
+
+# The shapes of issue 25 item 9, CPU time (the machine may be loaded) and peak RSS:
+# wrappers, one function, migrate --patch and fix --patch of the wrappers, and (files)
+# scan of a tree of 10 x N files.
 SHAPE_SITES=${BENCH_SHAPE_SITES:-2000 8000 32000}
-for shape in wrappers onefunc patch; do
+for shape in wrappers onefunc patch fixpatch files; do
 	first=
 	for n in $SHAPE_SITES; do
 		src=$shape
-		[ $shape = patch ] && src=wrappers
-		f=$OUT/$src-$n.c
-		[ -s "$f" ] || gen_shape "$src" "$n" "$f"
+		case $shape in patch | fixpatch) src=wrappers ;; esac
+		f=$OUT/shape-$src-$n.c
+		if [ $shape = files ]; then
+			f=$OUT/tree-$((10 * n))
+			[ -d "$f" ] || gen_tree $((10 * n)) "$f"
+		else
+			[ -s "$f" ] || gen_shape "$src" "$n" "$f"
+		fi
 		case $shape in
 		patch) measure_cpu "$shape-$n" "$B" migrate -q --no-spatch --no-cache \
 			--timeout 3600 --patch "$OUT/shape.patch" "$f" ;;
+		fixpatch) measure_cpu "$shape-$n" "$B" fix -q --timeout 3600 \
+			--patch "$OUT/shape.patch" "$f" ;;
+		files) measure_cpu "$shape-$((10 * n))" "$B" scan -q "$f" ;;
 		*) measure_cpu "$shape-$n" "$B" migrate -q --check --no-spatch --no-cache \
 			--timeout 3600 "$f" ;;
 		esac
