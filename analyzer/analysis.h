@@ -34,6 +34,13 @@ char *bm_blank_comments(const char *s, size_t len);
 enum lk { LK_BOTTOM = 0, LK_HELD, LK_NOT, LK_ENTRY, LK_UNKNOWN };
 enum { LK_MAY_HELD = 1, LK_MAY_NOT = 2, LK_MAY_UNKNOWN = 4 };
 
+/* A reference outside every function body, as the parse child lists it (func_index.c). */
+struct outer_ref {
+	size_t off; /* where the text names it */
+	bool var;   /* a function-pointer variable, else a function */
+	char *usr;  /* what it refers to */
+};
+
 struct tunit {
 	size_t file_index; /* into run->files */
 	const char *path;
@@ -55,6 +62,11 @@ struct tunit {
 	char **fn_usr;
 	size_t nfn;
 	bool fn_listed;
+	/* ... and the references to functions and function-pointer variables in its
+	 * other top-level declarations (fnptr.c), as plain data */
+	struct outer_ref *outer;
+	size_t nouter;
+	bool outer_listed;
 	/* rq_fields.c: the byte-count helpers read what the old calls used */
 	bool fields_known, fields_intact;
 	char *fields_why;  /* why not, when not */
@@ -166,6 +178,8 @@ void ast_free_func(struct func *f);
 size_t loc_offset(CXSourceLocation loc, CXFile *file);
 /* c is a function definition whose (expansion) location is in the file main */
 bool is_main_file_definition(CXCursor c, CXFile main);
+/* t is a pointer to a function (with or without a prototype) */
+bool is_fnptr_type(CXType t);
 bool cursor_range(struct tunit *t, CXCursor c, size_t *start, size_t *end, bool *macro);
 char *node_text(struct tunit *t, const struct node *n);
 char *range_text(struct tunit *t, size_t start, size_t end);

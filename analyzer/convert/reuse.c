@@ -151,6 +151,9 @@ static void move_parse(struct tunit *to, struct tunit *from)
 	to->fn_usr = from->fn_usr;
 	to->nfn = from->nfn;
 	to->fn_listed = from->fn_listed;
+	to->outer = from->outer;
+	to->nouter = from->nouter;
+	to->outer_listed = from->outer_listed;
 	from->tu = NULL;
 	from->cxfile = NULL;
 	from->err_offsets = NULL;
@@ -159,6 +162,9 @@ static void move_parse(struct tunit *to, struct tunit *from)
 	from->fn_usr = NULL;
 	from->nfn = 0;
 	from->fn_listed = false;
+	from->outer = NULL;
+	from->nouter = 0;
+	from->outer_listed = false;
 }
 
 /* What a parse says of a file in the report: status, counts, reason, diagnostics. */

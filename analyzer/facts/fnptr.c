@@ -18,6 +18,7 @@
  * other file can name it.
  */
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis.h"
@@ -69,15 +70,6 @@ struct pstate {
 	size_t *fn_bad_off; /* ... where */
 	bool *cand;	    /* per function of the run: a candidate here */
 };
-
-static bool is_fnptr_type(CXType t)
-{
-	t = clang_getCanonicalType(t);
-	if (t.kind != CXType_Pointer)
-		return false;
-	t = clang_getCanonicalType(clang_getPointeeType(t));
-	return t.kind == CXType_FunctionProto || t.kind == CXType_FunctionNoProto;
-}
 
 /* where the text names a cursor: for a macro argument, where the argument is written */
 static size_t cursor_off(CXCursor c, CXFile *file)
@@ -431,6 +423,52 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
 	return CXChildVisit_Continue;
 }
 
+/*
+ * What top_visit finds, from the list the parse child made (func_index.c):
+ * visiting the whole unit here would make libclang read in every declaration
+ * of every header from the saved AST.  A variable is matched to a slot by its
+ * USR; one without a slot yet is named in no function body, so no flow reaches
+ * it and its escape changes nothing.
+ */
+static void outer_refs(struct pstate *ps)
+{
+	struct ctx *cx = ps->cx;
+	struct tunit *t = &cx->tus[ps->tu];
+	char **slot_usr = NULL;
+	size_t nslot_usr = 0;
+
+	for (size_t i = 0; i < t->nouter; i++) {
+		const struct outer_ref *r = &t->outer[i];
+
+		if (!r->var) {
+			struct func *g = func_by_usr(cx, r->usr);
+
+			if (g && ps->cand[g - cx->funcs] && !ps->fn_bad[g - cx->funcs]) {
+				ps->fn_bad[g - cx->funcs] = true;
+				ps->fn_bad_off[g - cx->funcs] = r->off;
+			}
+			continue;
+		}
+		if (!slot_usr) {
+			nslot_usr = ps->nslots;
+			slot_usr = xcalloc(nslot_usr + 1, sizeof(*slot_usr));
+			for (size_t k = 0; k < nslot_usr; k++)
+				slot_usr[k] = cursor_usr(ps->slots[k].decl);
+		}
+		for (size_t k = 0; k < nslot_usr; k++) {
+			struct slot *sl = &ps->slots[k];
+
+			if (strcmp(slot_usr[k], r->usr) || sl->escaped)
+				continue;
+			sl->escaped = true;
+			sl->esc_off = r->off;
+		}
+	}
+	for (size_t k = 0; k < nslot_usr; k++)
+		free(slot_usr[k]);
+	free(slot_usr);
+}
+
 /* The analysis of one unit whose functions include candidates. */
 static void unit_pointers(struct pstate *ps)
 {
@@ -496,7 +534,10 @@ static void unit_pointers(struct pstate *ps)
 			ps->fn_bad_off[r->fn] = r->off;
 		}
 	}
-	clang_visitChildren(clang_getTranslationUnitCursor(t->tu), top_visit, ps);
+	if (t->outer_listed && !getenv("BLKMIG_WHOLE_FILE_VISIT"))
+		outer_refs(ps);
+	else
+		clang_visitChildren(clang_getTranslationUnitCursor(t->tu), top_visit, ps);
 	/* each name where the text has it and the AST does not */
 	for (size_t i = 0; i < ps->nslots; i++)
 		vec_append(known, nknown, known_cap, ps->slots[i].decl_off);

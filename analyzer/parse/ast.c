@@ -28,6 +28,15 @@ bool is_main_file_definition(CXCursor c, CXFile main)
 	return file && main && clang_File_isEqual(file, main);
 }
 
+bool is_fnptr_type(CXType t)
+{
+	t = clang_getCanonicalType(t);
+	if (t.kind != CXType_Pointer)
+		return false;
+	t = clang_getCanonicalType(clang_getPointeeType(t));
+	return t.kind == CXType_FunctionProto || t.kind == CXType_FunctionNoProto;
+}
+
 bool cursor_range(struct tunit *t, CXCursor c, size_t *start, size_t *end, bool *macro)
 {
 	CXSourceRange r = clang_getCursorExtent(c);
