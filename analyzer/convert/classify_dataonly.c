@@ -19,7 +19,7 @@
  * (API-SEMANTICS.md).  That call takes no lock (the final step is the only
  * part that does), so it is right in any lock context; only its return value
  * differs, and here nobody reads it.  The final step then stays where it was,
- * as a last-only call (classify.c), whose check that the driver does not end
+ * as a last-only call (classify_lastonly.c), whose check that the driver does not end
  * bios itself is the precise one below: reading rq->bio to find the data is
  * no completion.
  */
