@@ -264,14 +264,15 @@ void verify_all(struct ctx *cx);
 void finding_add(struct ctx *cx, struct func *f, size_t off, const char *file,
 		 enum bm_finding_kind kind, char *msg);
 
-/* ---- budget.c: the per-file time limit of the analysis ------------------- */
+/* ---- budget: the per-file time limit of the analysis (facts/budget_charge.c the
+ * clock, convert/budget.c budget_apply) ------------------------------------ */
 void budget_start(struct timespec *t);
 /* charge the time since *since to file ti; true if it is over --timeout now */
 bool budget_charge(struct ctx *cx, size_t ti, const struct timespec *since);
 void budget_unseen_callers(struct ctx *cx);
 void budget_apply(struct ctx *cx);
 
-/* ---- localvar.c: local uptodate variables become `error` ------------------- */
+/* ---- convert/localvar.c: local uptodate variables become `error` ----------- */
 void locals_rename(struct ctx *cx);
 
 /* ---- parse.c ------------------------------------------------------------- */
@@ -349,8 +350,9 @@ const char *bm_vg_define_at(const struct bm_vguard *g, size_t off, unsigned *lin
 bool bm_vg_branch_at(const struct bm_vguard *g, size_t off, unsigned *line, unsigned *if_line);
 /* the function whose body holds off as the text shows it (owned), or NULL; *at: its name */
 char *bm_vg_function_at(struct bm_vguard *g, size_t off, size_t *at);
-/* the rule: the sites of f (sites[i] < 0: none) in compat code or multi-version code are
- * left (compat_branch, multi_version) before wrapper groups form (classify_func) ... */
+/* the rule (convert/version_guard_sites.c): the sites of f (sites[i] < 0: none) in
+ * compat code or multi-version code are left (compat_branch, multi_version) before
+ * wrapper groups form (classify_func) ... */
 void version_guard_func(struct ctx *cx, struct func *f, const long *sites, size_t n);
 /* ... and every site of the run at the end (those no AST saw too) (classify_all) */
 void version_guard_sites(struct ctx *cx);

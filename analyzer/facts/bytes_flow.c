@@ -11,7 +11,7 @@
  */
 #include <string.h>
 
-#include "rewrite.h"
+#include "flow.h"
 
 void bytes_free(struct bytes *b)
 {

@@ -13,7 +13,7 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "rewrite.h"
+#include "flow.h"
 
 struct st {
 	enum lk v;

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "analysis.h"
-#include "rewrite.h"
+#include "flow.h"
 
 static const char *const rq_fields[] = {
     "current_nr_sectors", "hard_cur_sectors", "nr_sectors", "hard_nr_sectors", "sector",

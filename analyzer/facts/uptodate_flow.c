@@ -12,7 +12,7 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "rewrite.h"
+#include "flow.h"
 
 void uptodate_free(struct uptodate *u)
 {
