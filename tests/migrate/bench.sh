@@ -65,7 +65,7 @@ if [ -f "$TOP/cocci/ORDER" ]; then
 fi
 if [ ${#COCCI[@]} -gt 0 ] && command -v spatch > /dev/null; then
 	cp -a "$W/tree" "$W/spatch-tree"
-	# exactly the spatch command line migrate uses (analyzer/cli/cmd_migrate.c): each patch's
+	# exactly the spatch command line migrate uses (analyzer/cli/migrate_spatch.c): each patch's
 	# "// Options:", the macro file beside the patches, -D patch, in place, -j N
 	MACRO=$(ls "$TOP"/cocci/*.h 2> /dev/null | sort | head -1)
 	{
