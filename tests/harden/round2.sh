@@ -433,7 +433,7 @@ rm -rf "$w/ic" "$w/ic".*
 # ---- one spatch budget per file for all passes, enforced -----------------------------------
 # --timeout was given to each spatch pass (two passes: twice the time), and a spatch that
 # never returned was never killed.  Now the passes share one budget (--timeout per file;
-# cmd_migrate.c spatch_budget) and the pass that passes it is killed with its process
+# migrate_spatch.c spatch_budget) and the pass that passes it is killed with its process
 # group.  A stand-in that ignores SIGTERM and sleeps for ever (its name is the marker
 # pgrep looks for), and one whose every pass takes 0.6 x the budget (3 s here).
 rm -rf "$w/bud"; mkdir -p "$w/bud"
