@@ -110,6 +110,7 @@ struct bm_site {
 	char *uptodate_expr;
 	enum bm_uptodate_class uptodate_class;
 	char *error_expr; /* E(uptodate) as written in the new call */
+	char *uptodate_origin; /* why a value is taken as 0 or 1, or "" */
 	char *bytes_expr; /* byte count passed to the new call */
 	char *bytes_origin;
 	char *parse_note;  /* what the file's parse errors touch, or NULL (none) */

@@ -30,6 +30,7 @@ static void site_free(struct bm_site *s)
 	strlist_free(&s->lock_evidence);
 	free(s->uptodate_expr);
 	free(s->error_expr);
+	free(s->uptodate_origin);
 	free(s->bytes_expr);
 	free(s->bytes_origin);
 	free(s->parse_note);

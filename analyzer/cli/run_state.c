@@ -97,14 +97,15 @@ static json_t *site_json(const struct bm_site *s)
 				     str_or_null(s->edits[i].text)));
 	return json_pack(
 	    "{s:o, s:[I, I, I, I, I, I], s:o, s:o, s:[i, i, i, i, b, i], s:o, s:o, s:o, s:o, "
-	    "s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+	    "s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 	    "file", str_or_null(s->file), "pos", (json_int_t)s->line, (json_int_t)s->column,
 	    (json_int_t)s->end_line, (json_int_t)s->end_column, (json_int_t)s->offset,
 	    (json_int_t)s->end_offset, "function", str_or_null(s->function), "call",
 	    str_or_null(s->call), "enums", (int)s->pattern, (int)s->lock, (int)s->uptodate_class,
 	    (int)s->verdict, s->typed, 0, "lock_evidence", strlist_json(&s->lock_evidence),
 	    "uptodate_expr", str_or_null(s->uptodate_expr), "error_expr",
-	    str_or_null(s->error_expr), "bytes_expr", str_or_null(s->bytes_expr), "bytes_origin",
+	    str_or_null(s->error_expr), "uptodate_origin", str_or_null(s->uptodate_origin),
+	    "bytes_expr", str_or_null(s->bytes_expr), "bytes_origin",
 	    str_or_null(s->bytes_origin), "replacement", str_or_null(s->replacement), "before",
 	    str_or_null(s->before), "after", str_or_null(s->after), "reason_code",
 	    str_or_null(s->reason_code), "reason_text", str_or_null(s->reason_text), "confidence",
@@ -221,6 +222,7 @@ static void load_site(json_t *o, struct bm_site *s, bool *bad)
 	get_strlist(json_object_get(o, "lock_evidence"), &s->lock_evidence, bad);
 	s->uptodate_expr = get_str(o, "uptodate_expr", bad);
 	s->error_expr = get_str(o, "error_expr", bad);
+	s->uptodate_origin = get_str(o, "uptodate_origin", bad);
 	s->bytes_expr = get_str(o, "bytes_expr", bad);
 	s->bytes_origin = get_str(o, "bytes_origin", bad);
 	s->parse_note = get_str(o, "parse_note", bad);

@@ -827,8 +827,12 @@ static char *body(const struct sfile *s, size_t ns, const struct group *g, const
 			default: break;
 			}
 			topic_add(&err, &nerr, &cerr,
-				  xasprintf("uptodate = %s%s becomes error = %s",
-					    site->uptodate_expr, kind, args[1]),
+				  site->uptodate_origin && *site->uptodate_origin
+				      ? xasprintf("uptodate = %s%s becomes error = %s (%s)",
+						  site->uptodate_expr, kind, args[1],
+						  site->uptodate_origin)
+				      : xasprintf("uptodate = %s%s becomes error = %s",
+						  site->uptodate_expr, kind, args[1]),
 				  fn);
 		}
 		if (nargs >= 3) {

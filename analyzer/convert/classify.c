@@ -321,6 +321,7 @@ void fill_common(struct plan *p, struct uptodate *u, struct bytes *b)
 	s->uptodate_expr = xstrdup(u->expr ? u->expr : "");
 	s->uptodate_class = u->cls;
 	s->error_expr = xstrdup(u->error_expr ? u->error_expr : "");
+	s->uptodate_origin = xstrdup(u->cls == BM_UT_BOOLEAN && u->why ? u->why : "");
 	s->bytes_expr = xstrdup(b->expr ? b->expr : "");
 	s->bytes_origin = xstrdup(b->origin ? b->origin : (b->why ? b->why : ""));
 	if (u->cls == BM_UT_WRAPPER) {

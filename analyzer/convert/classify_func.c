@@ -253,6 +253,8 @@ void classify_all(struct ctx *cx)
 			s->uptodate_expr = xstrdup("");
 		if (!s->error_expr)
 			s->error_expr = xstrdup("");
+		if (!s->uptodate_origin)
+			s->uptodate_origin = xstrdup("");
 		if (!s->bytes_expr)
 			s->bytes_expr = xstrdup("");
 		if (!s->bytes_origin)

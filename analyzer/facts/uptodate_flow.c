@@ -62,9 +62,17 @@ static bool is_boolean(struct tunit *t, const struct func *f, int n)
 	return false;
 }
 
-/* Is n always 0 or 1: a 0/1 constant, a boolean, or c ? a : b of such values? */
-static bool is_01(struct tunit *t, const struct func *f, int n, int depth)
+static bool returns_01(struct ctx *cx, struct func *g, int depth, const char **via);
+
+/*
+ * Is n always 0 or 1: a 0/1 constant, a boolean, c ? a : b of such values, or
+ * a call of a function defined in the same file whose every return is such a
+ * value (returns_01; *via, when given, names the first such function the
+ * expression calls)?
+ */
+static bool is_01(struct ctx *cx, struct func *f, int n, int depth, const char **via)
 {
+	struct tunit *t = &cx->tus[f->tu];
 	long long v;
 	int a, b;
 
@@ -75,15 +83,51 @@ static bool is_01(struct tunit *t, const struct func *f, int n, int depth)
 		return v == 0 || v == 1;
 	if (is_boolean(t, f, n))
 		return true;
-	if (f->nodes[n].kind != CXCursor_ConditionalOperator || depth >= 3)
+	if (depth >= 3)
+		return false;
+	if (f->nodes[n].kind == CXCursor_CallExpr && !f->nodes[n].macro) {
+		char *callee = node_callee(f, n);
+		struct func *g = callee ? func_by_name(cx, callee, f->tu) : NULL;
+
+		free(callee);
+		/* the body of the file's own definition says what the call gives */
+		if (!g || g->tu != f->tu || !returns_01(cx, g, depth + 1, NULL))
+			return false;
+		if (via && !*via)
+			*via = g->name;
+		return true;
+	}
+	if (f->nodes[n].kind != CXCursor_ConditionalOperator)
 		return false;
 	a = node_child(f, n, 1);
 	b = node_child(f, n, 2);
-	return a >= 0 && b >= 0 && is_01(t, f, a, depth + 1) && is_01(t, f, b, depth + 1);
+	return a >= 0 && b >= 0 && is_01(cx, f, a, depth + 1, via) &&
+	       is_01(cx, f, b, depth + 1, via);
+}
+
+/*
+ * Does every return of g (at least one, each with a value) give 0 or 1 by
+ * is_01?  Then a call of g is 0 or 1: what the call gives is what its body
+ * returns, whatever else calls it.
+ */
+static bool returns_01(struct ctx *cx, struct func *g, int depth, const char **via)
+{
+	int returns = 0;
+
+	if (g->has_errors || g->body < 0)
+		return false;
+	for (int n = 0; n < g->nnodes; n++) {
+		if (g->nodes[n].kind != CXCursor_ReturnStmt)
+			continue;
+		if (g->nodes[n].first < 0 || !is_01(cx, g, g->nodes[n].first, depth, via))
+			return false;
+		returns++;
+	}
+	return returns > 0;
 }
 
 /* RHS values a local variable is ever given: all 0/1 constants or booleans? */
-static int local_kind(struct ctx *cx, struct func *f, const char *usr)
+static int local_kind(struct ctx *cx, struct func *f, const char *usr, const char **via)
 {
 	struct tunit *t = &cx->tus[f->tu];
 	int kind = 1; /* 1 boolean, 2 errno-capable */
@@ -108,7 +152,7 @@ static int local_kind(struct ctx *cx, struct func *f, const char *usr)
 				free(u);
 			}
 		}
-		if (rhs >= 0 && !is_01(t, f, rhs, 0))
+		if (rhs >= 0 && !is_01(cx, f, rhs, 0, via))
 			kind = 2;
 	}
 	return kind;
@@ -138,6 +182,121 @@ static bool returns_boolean(struct ctx *cx, struct func *g)
 		returns++;
 	}
 	return returns > 0;
+}
+
+/* Is node i inside the subtree of node r? (preorder indices) */
+static bool inside(const struct func *f, int r, int i)
+{
+	return i >= r && i <= f->nodes[r].last;
+}
+
+/* The switch statement that the case or default label l belongs to. */
+static int label_switch(const struct func *f, int l)
+{
+	for (int p = f->nodes[l].parent; p >= 0; p = f->nodes[p].parent)
+		if (f->nodes[p].kind == CXCursor_SwitchStmt)
+			return p;
+	return -1;
+}
+
+/* Does node n write the variable (u = ..., u += ..., u++, &u), not its declaration? */
+static bool writes_at(struct tunit *t, const struct func *f, int n, const char *usr)
+{
+	int rhs, c;
+	bool w = false;
+
+	if (f->nodes[n].kind == CXCursor_VarDecl)
+		return false;
+	if (node_store(t, f, n, usr, &rhs) != STORE_NONE)
+		return true;
+	if (f->nodes[n].kind != CXCursor_UnaryOperator)
+		return false;
+	c = node_strip(f, f->nodes[n].first);
+	if (c >= 0 && f->nodes[c].kind == CXCursor_DeclRefExpr) {
+		char *u = ref_usr(f, c), *op = unary_op(t, f, n);
+
+		w = !strcmp(u, usr) && strcmp(op, "!") && strcmp(op, "-") && strcmp(op, "~") &&
+		    strcmp(op, "+");
+		free(op);
+		free(u);
+	}
+	return w;
+}
+
+/*
+ * Is the variable (usr, spelt name) 0 or 1 at node n by the case labels of a
+ * switch on it (`switch (v)` or `switch (v = expr)`, pd.c's run_fsm): n is in
+ * the switch's body, every label of that switch before n is `case K:` with K
+ * 0 or 1 (enum constants evaluated; no default, no case range), no goto label
+ * lies between the body's start and n (a jump there would pass no case), and
+ * nothing in the function writes v or takes its address but the switch's own
+ * condition and v's declaration?  Every way into the switch's body up to n
+ * then enters through one of those labels with v equal to its value.
+ */
+static bool switch_01(struct ctx *cx, struct func *f, int n, const char *usr, const char *name,
+		      char **why)
+{
+	struct tunit *t = &cx->tus[f->tu];
+
+	for (int sw = f->nodes[n].parent; sw >= 0; sw = f->nodes[sw].parent) {
+		int cond, body, rhs, nlab = 0, nc;
+		bool ok = true;
+		struct sbuf labs = {0};
+
+		if (f->nodes[sw].kind != CXCursor_SwitchStmt)
+			continue;
+		nc = node_nchildren(f, sw);
+		if (nc != 2)
+			continue; /* a condition variable: switch (int x = ...) */
+		cond = node_strip(f, node_child(f, sw, 0));
+		body = node_child(f, sw, 1);
+		if (cond < 0 || body < 0 || !inside(f, body, n))
+			continue;
+		if (f->nodes[cond].kind == CXCursor_DeclRefExpr) {
+			char *u = ref_usr(f, cond);
+
+			ok = !strcmp(u, usr);
+			free(u);
+		} else {
+			ok = node_store(t, f, cond, usr, &rhs) == STORE_SET;
+		}
+		if (!ok)
+			continue;
+		for (int i = body + 1; i < n && ok; i++) {
+			enum CXCursorKind k = f->nodes[i].kind;
+			long long v;
+			int e;
+
+			if (k == CXCursor_LabelStmt) {
+				ok = false;
+			} else if ((k == CXCursor_CaseStmt || k == CXCursor_DefaultStmt) &&
+				   label_switch(f, i) == sw) {
+				e = node_child(f, i, 0);
+				ok = k == CXCursor_CaseStmt && node_nchildren(f, i) == 2 && e >= 0 &&
+				     eval_int(f, node_strip(f, e), &v) && (v == 0 || v == 1);
+				if (ok) {
+					char *x = node_text(t, &f->nodes[e]);
+
+					sbuf_printf(&labs, "%scase %s", nlab ? ", " : "", x);
+					free(x);
+					nlab++;
+				}
+			}
+		}
+		/* no write but the condition's own store, anywhere in the function */
+		for (int i = 0; ok && i < f->nnodes; i++)
+			if (i != cond && writes_at(t, f, i, usr))
+				ok = false;
+		if (ok && nlab) {
+			*why = xasprintf("%s is 0 or 1: the call is reached only through %s of the "
+					 "switch on it",
+					 name, labs.s);
+			free(labs.s);
+			return true;
+		}
+		free(labs.s);
+	}
+	return false;
 }
 
 /*
@@ -256,12 +415,27 @@ static void classify(struct ctx *cx, struct func *f, int n, struct uptodate *u, 
 		if (rk == CXCursor_VarDecl && clang_Cursor_getStorageClass(r) != CX_SC_Static &&
 		    !clang_Cursor_isNull(clang_getCursorSemanticParent(r)) &&
 		    clang_getCursorKind(clang_getCursorSemanticParent(r)) ==
-			CXCursor_FunctionDecl &&
-		    local_kind(cx, f, usr) == 1) {
-			u->cls = BM_UT_BOOLEAN;
-			u->error_expr = xasprintf("%s ? 0 : -EIO", u->expr);
-			free(usr);
-			return;
+			CXCursor_FunctionDecl) {
+			const char *via = NULL;
+			char *why = NULL;
+
+			if (local_kind(cx, f, usr, &via) == 1) {
+				u->cls = BM_UT_BOOLEAN;
+				u->error_expr = xasprintf("%s ? 0 : -EIO", u->expr);
+				if (via)
+					u->why = xasprintf("%s is 0 or 1: %s() returns only 0 or 1",
+							   u->expr, via);
+				free(usr);
+				return;
+			}
+			/* 0 or 1 where the call is, by the labels of a switch on it */
+			if (is_simple_operand(u->expr) && switch_01(cx, f, s, usr, u->expr, &why)) {
+				u->cls = BM_UT_BOOLEAN;
+				u->error_expr = xasprintf("%s ? 0 : -EIO", u->expr);
+				u->why = why;
+				free(usr);
+				return;
+			}
 		}
 		free(usr);
 	}

@@ -63,6 +63,10 @@ static json_t *json_site(const struct bm_site *s, const char *root)
 			    json_pack("{s:o, s:s, s:o}", "expr", bm_json_text(s->uptodate_expr),
 				      "class", bm_uptodate_class_name(s->uptodate_class),
 				      "error_expr", bm_json_text(s->error_expr)));
+	/* why a variable is taken as 0 or 1 (a return range, a switch's labels) */
+	if (s->uptodate_origin && s->uptodate_origin[0])
+		json_object_set_new(json_object_get(o, "uptodate"), "origin",
+				    bm_json_text(s->uptodate_origin));
 	json_object_set_new(o, "bytes",
 			    json_pack("{s:o, s:o}", "expr", bm_json_text(s->bytes_expr), "origin",
 				      bm_json_text(s->bytes_origin)));

@@ -340,8 +340,10 @@ static void site_lines(FILE *out, const struct bm_site *s)
 		fprintf(out, "%s%s", e ? "; " : " (", s->lock_evidence.v[e]);
 	fprintf(out, "%s\n", s->lock_evidence.n ? ")" : "");
 	if (s->uptodate_expr[0])
-		fprintf(out, "    uptodate: %s (%s) -> error %s\n", s->uptodate_expr,
+		fprintf(out, "    uptodate: %s (%s%s%s) -> error %s\n", s->uptodate_expr,
 			bm_uptodate_class_name(s->uptodate_class),
+			s->uptodate_origin && s->uptodate_origin[0] ? ": " : "",
+			s->uptodate_origin ? s->uptodate_origin : "",
 			s->error_expr[0] ? s->error_expr : "?");
 	if (s->bytes_expr[0] || s->bytes_origin[0])
 		fprintf(out, "    bytes: %s (%s)\n", s->bytes_expr[0] ? s->bytes_expr : "?",
