@@ -1533,21 +1533,228 @@ def assign_value(e):
     return None
 
 
-def value01(e, depth=0):
+def value01(e, depth=0, why=None):
     """Is the value of expression e always 0 or 1?  (a constant 0/1, also
-    one of the file's macros, a condition, c ? a : b of such values)"""
+    one of the file's macros or enum constants, a condition, c ? a : b of
+    such values, a call of a function of the file whose every return is such
+    a value (returns01); why, a list, gets the first such function's name)"""
     toks = strip_parens(tokens(e))
     s = "".join(toks)
-    c = file_consts(CURFILE[0]).get(s) if re.match(r"^[A-Za-z_]\w*$", s) else None
+    c = None
+    if re.match(r"^[A-Za-z_]\w*$", s):
+        c = file_consts(CURFILE[0]).get(s)
+        if c is None:
+            c = file_enums(CURFILE[0]).get(s)
     if c is None:
         c = int_const(s)
     if c is not None or s in ("true", "false"):
         return c in (0, 1) or s in ("true", "false")
     if bool_valued(toks):
         return True
+    if depth >= 3:
+        return False
+    file_consts(CURFILE[0])     # reads the file's macros into MACROS
+    if len(toks) > 2 and is_ident(toks[0]) and toks[0] not in C_KEYWORDS and \
+            toks[0] not in MACROS and toks[1] == "(" and match_paren(toks, 1) == len(toks) - 1:
+        if not returns01(CURFILE[0], toks[0], depth + 1):
+            return False
+        if why is not None and not why:
+            why.append(toks[0])
+        return True
     tern = split_ternary(toks)
-    return tern is not None and depth < 3 and \
-        value01(" ".join(tern[1]), depth + 1) and value01(" ".join(tern[2]), depth + 1)
+    return tern is not None and \
+        value01(" ".join(tern[1]), depth + 1, why) and value01(" ".join(tern[2]), depth + 1, why)
+
+
+# --- value ranges: the file's own functions and enums (issue 22 point 1) ------
+FUNCDEFS = {}    # file -> {name: the body's (token, line) list, None if defined twice}
+ENUMS = {}       # file -> {enum constant: its value, where known}
+RET01 = {}       # (file, name) -> does every return give 0 or 1
+
+
+def file_code_tokens(f):
+    """code_tokens of f without its preprocessor directives (they are no
+    code of a function; their continuation lines go with them)."""
+    out, cont = [], False
+    for ln in file_text(f).split("\n"):
+        d = cont or ln.lstrip().startswith("\x23")
+        cont = d and ln.rstrip().endswith(chr(92))
+        out.append("" if d else ln)
+    return code_tokens("\n".join(out))
+
+
+def file_funcdefs(f):
+    """The function definitions of file f (top level `name(...) {`)."""
+    if f is None:
+        return {}
+    if f not in FUNCDEFS:
+        defs = {}
+        try:
+            toks = file_code_tokens(f)
+            i = 0
+            while i < len(toks):
+                t = toks[i][0]
+                if t == "{":
+                    j = match_fwd(toks, i)
+                    if i > 0 and toks[i - 1][0] == ")":
+                        o = match_back(toks, i - 1)
+                        name = toks[o - 1][0] if o > 0 else ""
+                        if is_ident(name) and name not in C_KEYWORDS and \
+                                name != "__attribute__":
+                            defs[name] = None if name in defs else toks[i:j + 1]
+                    i = j + 1 if j > i else i + 1
+                    continue
+                i += 1
+        except Exception:  # never let a lookup stop the conversion
+            defs = {}
+        FUNCDEFS[f] = defs
+    return FUNCDEFS[f]
+
+
+def file_enums(f):
+    """The enum constants of file f whose value is known: NAME [= integer],
+    counted on from the last known value."""
+    if f is None:
+        return {}
+    if f not in ENUMS:
+        vals = {}
+        try:
+            toks = [t for t, _ in file_code_tokens(f)]
+            for i, t in enumerate(toks):
+                if t != "enum":
+                    continue
+                j = i + 1
+                if j < len(toks) and is_ident(toks[j]):
+                    j += 1
+                if j >= len(toks) or toks[j] != "{":
+                    continue
+                end = toks.index("}", j)
+                nxt = 0
+                for item in " ".join(toks[j + 1:end]).split(","):
+                    it = item.split()
+                    if not it or not is_ident(it[0]):
+                        continue
+                    if len(it) > 1 and it[1] == "=":
+                        v = "".join(it[2:])
+                        n = int_const(v)
+                        if n is None and re.match(r"^-\d+$", v):
+                            n = int(v)
+                        nxt = n
+                    if nxt is not None:
+                        vals[it[0]] = vals.get(it[0], nxt) if vals.get(it[0], nxt) == nxt else None
+                        nxt += 1
+        except Exception:
+            vals = {}
+        ENUMS[f] = dict((k, v) for k, v in vals.items() if v is not None)
+    return ENUMS[f]
+
+
+def returns01(f, name, depth):
+    """Does every `return` of f's one definition of name give 0 or 1 by
+    value01 (at least one, each with a value)?  A call of it then gives 0 or
+    1: what a call gives is what the body returns, whoever else calls it."""
+    if (f, name, depth) in RET01:
+        return RET01[(f, name, depth)]
+    body = file_funcdefs(f).get(name)
+    ok = body is not None
+    n = 0
+    i = 0
+    while ok and i < len(body):
+        if body[i][0] == "return":
+            j, d = i + 1, 0
+            while j < len(body) and not (body[j][0] == ";" and d == 0):
+                if body[j][0] in ("(", "[", "{"):
+                    d += 1
+                elif body[j][0] in (")", "]", "}"):
+                    d -= 1
+                j += 1
+            e = " ".join(t for t, _ in body[i + 1:j])
+            if not e.strip() or not value01(e, depth):
+                ok = False
+            n += 1
+            i = j
+        i += 1
+    RET01[(f, name, depth)] = ok and n > 0
+    return RET01[(f, name, depth)]
+
+
+def switch01(k, name):
+    """Is local name 0 or 1 at the legacy call k by the case labels of a
+    switch on it (`switch (name)` or `switch (name = expr)`, pd.c's run_fsm):
+    the call is in the switch's body, every label of that switch before it
+    is `case K:` with K 0 or 1 (the file's macros and enum constants
+    evaluated; no default, no case range), no goto label lies between the
+    body's start and the call, and the local is never written but by its
+    declaration and the switch's own condition?  Then the reason, else None.
+    (The analyzer's facts/uptodate_flow.c switch_01 decides alike.)"""
+    f, line = k[0], k[1]
+    lg = LEGACY.get(k, {})
+    func = FUNC_OF.get(k) or lg.get("func")
+    v = VARS.get((f, func, name))
+    if v is None or v.get("mod"):
+        return None
+    body = file_funcdefs(f).get(func)
+    if not body:
+        return None
+    at = [i for i, (t, l) in enumerate(body) if l == line and t == lg.get("name")]
+    if len(at) != 1:
+        return None
+    c = at[0]
+    asg = v.get("asg", [])
+    for i in range(c - 1, -1, -1):
+        if body[i][0] != "switch" or i + 1 >= len(body) or body[i + 1][0] != "(":
+            continue
+        m = match_fwd(body, i + 1)
+        if m + 1 >= len(body) or body[m + 1][0] != "{":
+            continue
+        o, e = m + 1, match_fwd(body, m + 1)
+        if not (o < c < e):
+            continue
+        cond = strip_parens([t for t, _ in body[i + 2:m]])
+        lines = (body[i + 1][1], body[m][1])
+        if cond == [name]:
+            if asg:
+                continue
+        elif len(cond) > 2 and cond[0] == name and cond[1] == "=":
+            if len(asg) != 1 or not lines[0] <= asg[0][1] <= lines[1]:
+                continue
+        else:
+            continue
+        # the labels of this switch (not of switches nested in it) before the call
+        nested, labels, ok = [], [], True
+        j = o + 1
+        while j < c and ok:
+            t = body[j][0]
+            if t == "switch" and j + 1 < len(body) and body[j + 1][0] == "(":
+                m2 = match_fwd(body, j + 1)
+                if m2 + 1 < len(body) and body[m2 + 1][0] == "{":
+                    nested.append((m2 + 1, match_fwd(body, m2 + 1)))
+            inner = any(a < j < b for a, b in nested)
+            if t == "case" and not inner:
+                q = j + 1
+                while q < len(body) and body[q][0] != ":":
+                    q += 1
+                kt = [x for x, _ in body[j + 1:q]]
+                ks = "".join(strip_parens(kt))
+                val = file_consts(f).get(ks) if is_ident(ks) else None
+                if val is None and is_ident(ks):
+                    val = file_enums(f).get(ks)
+                if val is None:
+                    val = int_const(ks)
+                if "..." in kt or "." in kt or val not in (0, 1) or isinstance(val, str):
+                    ok = False
+                labels.append("case " + " ".join(kt))
+                j = q
+            elif t == "default" and not inner:
+                ok = False
+            elif is_ident(t) and t not in C_KEYWORDS and j + 1 < c and \
+                    body[j + 1][0] == ":" and body[j - 1][0] in (";", "{", "}", ":"):
+                ok = False      # a goto label: a jump there passes no case
+            j += 1
+        if ok and labels:
+            return "%s is 0 or 1: the call is reached only through %s of the switch on it" % (
+                name, ", ".join(labels))
+    return None
 
 
 def var_range01(f, func, name):
@@ -1568,8 +1775,27 @@ def E_of(k, u):
         return n
     # a local that is only ever 0 or 1 needs no three-way mapping
     if re.match(r"^[A-Za-z_]\w*$", n) and var_range01(k[0], func, n):
+        why = []
+        for e in VARS[(k[0], func, n)]["values"]:
+            value01(e, 0, why)
+        if why:
+            E_WHY[k] = "%s is 0 or 1: %s() returns only 0 or 1" % (n, why[0])
         return "%s ? 0 : -EIO" % n
+    # nor one that is 0 or 1 where the call is, by a switch's case labels
+    if re.match(r"^[A-Za-z_]\w*$", n):
+        why = switch01(k, n)
+        if why:
+            E_WHY[k] = why
+            return "%s ? 0 : -EIO" % n
     return err_value(u)
+
+
+E_WHY = {}       # legacy call -> why its uptodate is taken as 0 or 1 (E_of)
+
+
+def err_note(k):
+    """The reason E_of took the call's uptodate as 0 or 1, for the report."""
+    return " (%s)" % E_WHY[k] if k in E_WHY else ""
 
 
 # --- recording (called by the collection rules) -------------------------------

@@ -152,7 +152,8 @@ def site_decision0(k):
                 cur_bytes(k[0], u) if n == "end_request" else "blk_rq_bytes(%s)" % u)
             if l:
                 new = "{ struct request *%s = %s; %s; }" % (l, r, new)
-            return (True, "wrapper", "%s -> %s%s" % (n, new, bytes_note(k[0], n, None, u)))
+            return (True, "wrapper", "%s -> %s%s%s" % (n, new, bytes_note(k[0], n, None, u),
+                                                         err_note(k)))
         return (False, "wrapper", "%s not converted: %s" % (n, why))
     if n in ("end_that_request_first", "end_that_request_chunk"):
         if k in PAIRS:

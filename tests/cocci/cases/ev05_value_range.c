@@ -1,0 +1,161 @@
+/*
+ * Error values: value ranges (ev05).  A value that can only be 0 or 1 at the call is written
+ * x ? 0 : -EIO, not the three-way form (issue 22 point 1, value ranges):
+ *   a local given only calls of functions of the file whose every return is
+ *   0 or 1 (also through another such function; xd.c's xd_readwrite,
+ *   mtd_blkdevs.c's do_blktrans_request)          -> res ? 0 : -EIO
+ *   a local given a call of a function that also returns -EINVAL
+ *                                                   -> the exact mapping
+ *   the call under case labels 0 and 1 (enum constants) of a switch on the
+ *   variable (pd.c's run_fsm: switch (res = phase()) { case Ok: case Fail: })
+ *                                                   -> res ? 0 : -EIO
+ *   the same switch with a default label before the call, a case 2 falling
+ *   into it, or the variable assigned in the case body -> the exact mapping
+ */
+#include <linux/blkdev.h>
+
+enum vr_action { VR_FAIL = 0, VR_OK = 1, VR_HOLD, VR_WAIT };
+
+static DEFINE_SPINLOCK(vr_lock);
+static int vr_state;
+static enum vr_action (*vr_phase)(void);
+
+static int vr_transfer(struct request *rq)
+{
+	if (!blk_fs_request(rq))
+		return 0;
+	if (rq->sector > 64)
+		return (0);
+	return 1;
+}
+
+static int vr_retry(struct request *rq)
+{
+	if (vr_state)
+		return vr_state > 2;
+	return vr_transfer(rq);
+}
+
+static int vr_check(struct request *rq)
+{
+	if (rq->sector > 8)
+		return -EINVAL;
+	return vr_transfer(rq);
+}
+
+static void vr_request(struct request_queue *q)
+{
+	struct request *rq;
+
+	while ((rq = elv_next_request(q)) != NULL) {
+		int res = 0;
+		int tries;
+
+		for (tries = 0; tries < 3 && !res; tries++)
+			res = vr_transfer(rq);
+		end_request(rq, res);
+	}
+}
+
+static void vr_retry_request(struct request_queue *q)
+{
+	struct request *rq;
+
+	while ((rq = elv_next_request(q)) != NULL) {
+		int ret;
+
+		ret = vr_retry(rq);
+		end_request(rq, ret);
+	}
+}
+
+static void vr_check_request(struct request_queue *q)
+{
+	struct request *rq;
+
+	while ((rq = elv_next_request(q)) != NULL) {
+		int ret = vr_check(rq);
+
+		end_request(rq, ret);
+	}
+}
+
+static void vr_fsm(struct request *rq)
+{
+	enum vr_action res;
+	unsigned long flags;
+
+	switch (res = vr_phase()) {
+	case VR_OK: case VR_FAIL:
+		spin_lock_irqsave(&vr_lock, flags);
+		end_request(rq, res);
+		spin_unlock_irqrestore(&vr_lock, flags);
+	case VR_HOLD:
+		break;
+	case VR_WAIT:
+		break;
+	}
+}
+
+static void vr_fsm_default(struct request *rq)
+{
+	enum vr_action res;
+	unsigned long flags;
+
+	switch (res = vr_phase()) {
+	case VR_OK:
+	default:
+		spin_lock_irqsave(&vr_lock, flags);
+		end_request(rq, res);
+		spin_unlock_irqrestore(&vr_lock, flags);
+	}
+}
+
+static void vr_fsm_fallthrough(struct request *rq)
+{
+	enum vr_action res = vr_phase();
+	unsigned long flags;
+
+	switch (res) {
+	case VR_HOLD:
+		vr_state++;
+	case VR_OK: case VR_FAIL:
+		spin_lock_irqsave(&vr_lock, flags);
+		end_request(rq, res);
+		spin_unlock_irqrestore(&vr_lock, flags);
+		break;
+	default:
+		break;
+	}
+}
+
+static void vr_fsm_assigned(struct request *rq)
+{
+	enum vr_action res;
+	unsigned long flags;
+
+	switch (res = vr_phase()) {
+	case VR_OK: case VR_FAIL:
+		if (rq->errors)
+			res = VR_WAIT;
+		spin_lock_irqsave(&vr_lock, flags);
+		end_request(rq, res);
+		spin_unlock_irqrestore(&vr_lock, flags);
+		break;
+	default:
+		break;
+	}
+}
+
+int __init vr_init(void)
+{
+	if (!blk_init_queue(vr_request, &vr_lock) ||
+	    !blk_init_queue(vr_retry_request, &vr_lock) ||
+	    !blk_init_queue(vr_check_request, &vr_lock))
+		return -ENOMEM;
+	vr_fsm(NULL);
+	vr_fsm_default(NULL);
+	vr_fsm_fallthrough(NULL);
+	vr_fsm_assigned(NULL);
+	return 0;
+}
