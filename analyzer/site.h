@@ -109,9 +109,9 @@ struct bm_site {
 	struct bm_strlist lock_evidence;
 	char *uptodate_expr;
 	enum bm_uptodate_class uptodate_class;
-	char *error_expr; /* E(uptodate) as written in the new call */
+	char *error_expr;      /* E(uptodate) as written in the new call */
 	char *uptodate_origin; /* why a value is taken as 0 or 1, or "" */
-	char *bytes_expr; /* byte count passed to the new call */
+	char *bytes_expr;      /* byte count passed to the new call */
 	char *bytes_origin;
 	char *parse_note;  /* what the file's parse errors touch, or NULL (none) */
 	char *replacement; /* the new call, or "" for a manual site */

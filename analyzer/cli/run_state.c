@@ -105,11 +105,11 @@ static json_t *site_json(const struct bm_site *s)
 	    (int)s->verdict, s->typed, 0, "lock_evidence", strlist_json(&s->lock_evidence),
 	    "uptodate_expr", str_or_null(s->uptodate_expr), "error_expr",
 	    str_or_null(s->error_expr), "uptodate_origin", str_or_null(s->uptodate_origin),
-	    "bytes_expr", str_or_null(s->bytes_expr), "bytes_origin",
-	    str_or_null(s->bytes_origin), "replacement", str_or_null(s->replacement), "before",
-	    str_or_null(s->before), "after", str_or_null(s->after), "reason_code",
-	    str_or_null(s->reason_code), "reason_text", str_or_null(s->reason_text), "confidence",
-	    str_or_null(s->confidence), "parse_note", str_or_null(s->parse_note), "edits", edits);
+	    "bytes_expr", str_or_null(s->bytes_expr), "bytes_origin", str_or_null(s->bytes_origin),
+	    "replacement", str_or_null(s->replacement), "before", str_or_null(s->before), "after",
+	    str_or_null(s->after), "reason_code", str_or_null(s->reason_code), "reason_text",
+	    str_or_null(s->reason_text), "confidence", str_or_null(s->confidence), "parse_note",
+	    str_or_null(s->parse_note), "edits", edits);
 }
 
 static json_t *file_json(const struct bm_file *f)

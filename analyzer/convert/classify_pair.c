@@ -677,8 +677,8 @@ void classify_pair(struct ctx *cx, struct func *f, int F, int L, size_t si, long
 				l2->uptodate_expr = xstrdup(u2.expr ? u2.expr : "");
 				l2->uptodate_class = u2.cls;
 				l2->error_expr = xstrdup(u2.error_expr);
-				l2->uptodate_origin = xstrdup(
-				    u2.cls == BM_UT_BOOLEAN && u2.why ? u2.why : "");
+				l2->uptodate_origin =
+				    xstrdup(u2.cls == BM_UT_BOOLEAN && u2.why ? u2.why : "");
 				l2->bytes_expr = xstrdup(txt);
 				l2->bytes_origin = xasprintf(
 				    "the whole remainder of the request ('%s' is assigned only "

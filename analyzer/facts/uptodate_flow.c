@@ -272,8 +272,9 @@ static bool switch_01(struct ctx *cx, struct func *f, int n, const char *usr, co
 			} else if ((k == CXCursor_CaseStmt || k == CXCursor_DefaultStmt) &&
 				   label_switch(f, i) == sw) {
 				e = node_child(f, i, 0);
-				ok = k == CXCursor_CaseStmt && node_nchildren(f, i) == 2 && e >= 0 &&
-				     eval_int(f, node_strip(f, e), &v) && (v == 0 || v == 1);
+				ok = k == CXCursor_CaseStmt && node_nchildren(f, i) == 2 &&
+				     e >= 0 && eval_int(f, node_strip(f, e), &v) &&
+				     (v == 0 || v == 1);
 				if (ok) {
 					char *x = node_text(t, &f->nodes[e]);
 
