@@ -4,7 +4,7 @@
  *   a local given only calls of functions of the file whose every return is
  *   0 or 1 (also through another such function; xd.c's xd_readwrite,
  *   mtd_blkdevs.c's do_blktrans_request)          -> res ? 0 : -EIO
- *   a local given a call of a function that also returns -EINVAL
+ *   a local given a call of a function that also returns -ENXIO
  *                                                   -> the exact mapping
  *   the call under case labels 0 and 1 (enum constants) of a switch on the
  *   variable (pd.c's run_fsm: switch (res = phase()) { case Ok: case Fail: })
@@ -39,7 +39,7 @@ static int vr_retry(struct request *rq)
 static int vr_check(struct request *rq)
 {
 	if (rq->sector > 8)
-		return -EINVAL;
+		return -ENXIO;
 	return vr_transfer(rq);
 }
 
