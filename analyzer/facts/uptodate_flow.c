@@ -5,6 +5,12 @@
  *   boolean        c -> c ? 0 : -EIO, !x -> x ? -EIO : 0 (comparisons, !, &&,
  *                  ||, a local only ever assigned constants or booleans, a call
  *                  of a function of the run that only returns 0, 1 or booleans);
+ *                  value ranges (issue 22 point 1): a local only ever given
+ *                  such values or calls of functions of its file whose every
+ *                  return is one (xd.c's res = xd_readwrite(...)), a local at a
+ *                  call reached only through case labels 0 and 1 of a switch
+ *                  on it (pd.c's switch (res = phase()) { case Ok: case Fail:);
+ *                  u->why then says why, for the report;
  *   errno_capable  anything else side-effect free -> the exact form;
  *   wrapper_param  a parameter of the enclosing function (wrappers.c);
  *   unknown        side effects that the exact form would repeat.
