@@ -31,7 +31,7 @@ static void skipped_request(struct request_queue *q)
 				break;
 		SKIPPED_STOP
 		n = 0;
-		__blk_end_request(rq, ok > 0 ? 0 : (ok ? ok : -EIO), blk_rq_cur_bytes(rq));
+		__blk_end_request(rq, ok ? 0 : -EIO, blk_rq_cur_bytes(rq));
 	}
 }
 
