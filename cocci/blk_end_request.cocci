@@ -1698,6 +1698,98 @@ def returns01(f, name, depth):
     return RET01[(f, name, depth)]
 
 
+# integer types at least as wide as int (guard01: a constant stored and the
+# one compared with convert alike)
+WIDE_INT_WORDS = set("""int long unsigned signed u_int uint u32 s32 u64 s64 __u32 __s32
+__u64 __s64 size_t ssize_t register volatile""".split())
+
+
+def const_of(e):
+    """The value of a constant expression e: an integer (also negative), one
+    of the file's macros or enum constants; None otherwise."""
+    s = "".join(strip_parens(tokens(e)))
+    neg = s.startswith("-")
+    b = "".join(strip_parens(tokens(s[1:]))) if neg else s
+    v = None
+    if is_ident(b):
+        v = file_consts(CURFILE[0]).get(b)
+        if v is None:
+            v = file_enums(CURFILE[0]).get(b)
+    if v is None:
+        v = int_const(b)
+    if v is None or isinstance(v, str):
+        return None
+    return -v if neg else v
+
+
+def guard01(k, name):
+    """Is local name 0 or 1 at the legacy call k because every value it is
+    ever given is an integer constant, the call lies in the block of
+    `if (name != C)` (or `C != name`) that writes no name, and the constants
+    other than C are 0 or 1 (ps2esdi.c's ending: -1, FAIL and SUCCES under
+    `if (ending != -1)`)?  Its declared type must be an integer at least as
+    wide as int (WIDE_INT_WORDS).  Then the reason, else None.  (The
+    analyzer's facts/uptodate_flow.c guard_01 decides alike.)"""
+    f, line = k[0], k[1]
+    lg = LEGACY.get(k, {})
+    func = FUNC_OF.get(k) or lg.get("func")
+    v = VARS.get((f, func, name))
+    if v is None or v.get("mod") or not v["values"]:
+        return None
+    vals = [const_of(e) for e in v["values"]]
+    if None in vals:
+        return None
+    body = file_funcdefs(f).get(func)
+    if not body:
+        return None
+    at = [i for i, (t, l) in enumerate(body) if l == line and t == lg.get("name")]
+    if len(at) != 1:
+        return None
+    c = at[0]
+    # the declaration: TYPE-WORDS name [= ...] ; within the function
+    decl = None
+    for i in range(1, len(body) - 1):
+        if body[i][0] == name and body[i + 1][0] in (";", "=", ",") and \
+                is_ident(body[i - 1][0]) and body[i - 1][0] not in ("return", "case", "goto"):
+            j = i - 1
+            while j > 0 and body[j - 1][0] not in (";", "{", "}", ","):
+                j -= 1
+            decl = [t for t, _ in body[j:i]]
+            break
+    if not decl or not all(t in WIDE_INT_WORDS for t in decl):
+        return None
+    for i in range(c - 1, -1, -1):
+        if body[i][0] != "if" or i + 1 >= len(body) or body[i + 1][0] != "(":
+            continue
+        m = match_fwd(body, i + 1)
+        if m + 1 >= len(body) or body[m + 1][0] != "{":
+            continue
+        o, e = m + 1, match_fwd(body, m + 1)
+        if not (o < c < e):
+            continue
+        cond = strip_parens([t for t, _ in body[i + 2:m]])
+        if "!=" not in cond:
+            continue
+        q = cond.index("!=")
+        lhs, rhs = cond[:q], cond[q + 1:]
+        if strip_parens(rhs) == [name]:
+            lhs, rhs = rhs, lhs
+        if strip_parens(lhs) != [name]:
+            continue
+        cv = const_of(" ".join(rhs))
+        if cv is None:
+            continue
+        if any(body[j][0] == name and body[j + 1][0] == "=" for j in range(o + 1, e)):
+            continue
+        rest = [x for x in vals if x != cv]
+        if not rest or any(x not in (0, 1) for x in rest):
+            return None
+        return "%s is 0 or 1: it is only given the constants %s and the call is guarded " \
+            "by %s != %s" % (name, ", ".join(str(x) for x in sorted(set(vals))), name,
+                             paren(rhs))
+    return None
+
+
 def switch01(k, name):
     """Is local name 0 or 1 at the legacy call k by the case labels of a
     switch on it (`switch (name)` or `switch (name = expr)`, pd.c's run_fsm):
@@ -1803,7 +1895,7 @@ def E_of(k, u):
         return "%s ? 0 : -EIO" % n
     # nor one that is 0 or 1 where the call is, by a switch's case labels
     if re.match(r"^[A-Za-z_]\w*$", n):
-        why = switch01(k, n)
+        why = switch01(k, n) or guard01(k, n)
         if why:
             E_WHY[k] = why
             return "%s ? 0 : -EIO" % n

@@ -307,6 +307,116 @@ static bool switch_01(struct ctx *cx, struct func *f, int n, const char *usr, co
 }
 
 /*
+ * Is the local (usr, spelt name, declared by decl) 0 or 1 at node n because
+ * every value it is ever given is an integer constant, n lies in the then
+ * branch of `if (v != C)` (or `C != v`) that writes no v, and the constants
+ * other than C are 0 or 1 (ps2esdi.c's ending: -1, FAIL and SUCCES, the call
+ * under `if (ending != -1)`)?  v must be an integer at least as wide as int,
+ * so that a constant stored into it and the C it is compared with convert
+ * alike (an unsigned char given -1 would never equal -1).
+ */
+static bool guard_01(struct ctx *cx, struct func *f, int n, const char *usr, CXCursor decl,
+		     const char *name, char **why)
+{
+	struct tunit *t = &cx->tus[f->tu];
+	CXType ty = clang_getCanonicalType(clang_getCursorType(decl));
+	long long vals[8], v, c;
+	int nv = 0, left = 0;
+
+	if (!((ty.kind >= CXType_Char_U && ty.kind <= CXType_Int128) || ty.kind == CXType_Enum) ||
+	    clang_Type_getSizeOf(ty) < 4)
+		return false;
+	for (int i = 0; i < f->nnodes; i++) {
+		int rhs;
+		enum store_kind k = node_store(t, f, i, usr, &rhs);
+
+		if (k == STORE_SET) {
+			bool seen = false;
+
+			if (rhs < 0 || !eval_int(f, node_strip(f, rhs), &v))
+				return false;
+			for (int j = 0; j < nv; j++)
+				seen |= vals[j] == v;
+			if (!seen && nv == 8)
+				return false;
+			if (!seen)
+				vals[nv++] = v;
+		} else if (k == STORE_COMPOUND || writes_at(t, f, i, usr)) {
+			return false;
+		}
+	}
+	for (int ch = n, p = f->nodes[n].parent; p >= 0; ch = p, p = f->nodes[p].parent) {
+		int cond, a, b, then;
+		char *op;
+		bool ne, writes = false;
+
+		if (f->nodes[p].kind != CXCursor_IfStmt || node_child(f, p, 1) != ch)
+			continue;
+		then = ch;
+		cond = node_strip(f, node_child(f, p, 0));
+		if (cond < 0 || f->nodes[cond].kind != CXCursor_BinaryOperator)
+			continue;
+		op = binary_op(t, f, cond);
+		ne = !strcmp(op, "!=");
+		free(op);
+		a = node_strip(f, node_child(f, cond, 0));
+		b = node_strip(f, node_child(f, cond, 1));
+		if (!ne || a < 0 || b < 0)
+			continue;
+		if (f->nodes[b].kind == CXCursor_DeclRefExpr) {
+			int x = a;
+
+			a = b;
+			b = x;
+		}
+		if (f->nodes[a].kind != CXCursor_DeclRefExpr || !eval_int(f, b, &c))
+			continue;
+		op = ref_usr(f, a);
+		ne = !strcmp(op, usr);
+		free(op);
+		if (!ne)
+			continue;
+		for (int i = then; i <= f->nodes[then].last; i++)
+			writes |= writes_at(t, f, i, usr);
+		if (writes)
+			continue;
+		left = 0;
+		for (int j = 0; j < nv; j++) {
+			if (vals[j] == c)
+				continue;
+			if (vals[j] != 0 && vals[j] != 1)
+				return false;
+			left++;
+		}
+		if (!left)
+			return false;
+		{
+			char *ct = node_text(t, &f->nodes[b]);
+			struct sbuf vs = {0};
+
+			/* the values in ascending order, as the semantic patches list them */
+			for (int k = 0; k < nv; k++)
+				for (int j = k + 1; j < nv; j++)
+					if (vals[j] < vals[k]) {
+						long long x = vals[j];
+
+						vals[j] = vals[k];
+						vals[k] = x;
+					}
+			for (int k = 0; k < nv; k++)
+				sbuf_printf(&vs, "%s%lld", k ? ", " : "", vals[k]);
+			*why = xasprintf("%s is 0 or 1: it is only given the constants %s and the "
+					 "call is guarded by %s != %s",
+					 name, vs.s, name, ct);
+			free(vs.s);
+			free(ct);
+		}
+		return true;
+	}
+	return false;
+}
+
+/*
  * Is n, written as text (an identifier or member chain), that variable or
  * member itself, not a macro that stands for an expression (whose text
  * would need its parentheses in the exact mapping)?
@@ -435,8 +545,10 @@ static void classify(struct ctx *cx, struct func *f, int n, struct uptodate *u, 
 				free(usr);
 				return;
 			}
-			/* 0 or 1 where the call is, by the labels of a switch on it */
-			if (is_simple_operand(u->expr) && switch_01(cx, f, s, usr, u->expr, &why)) {
+			/* 0 or 1 where the call is, by the labels of a switch on it or a guard */
+			if (is_simple_operand(u->expr) &&
+			    (switch_01(cx, f, s, usr, u->expr, &why) ||
+			     guard_01(cx, f, s, usr, r, u->expr, &why))) {
 				u->cls = BM_UT_BOOLEAN;
 				u->error_expr = xasprintf("%s ? 0 : -EIO", u->expr);
 				u->why = why;

@@ -11,6 +11,12 @@
  *                                                   -> res ? 0 : -EIO
  *   the same switch with a default label before the call, a case 2 falling
  *   into it, or the variable assigned in the case body -> the exact mapping
+ *   a local only ever given constants, the call guarded by `v != C` and the
+ *   other constants 0 or 1 (ps2esdi.c's ending: -1, FAIL, SUCCES, the call
+ *   under `if (ending != -1)`)                   -> ending ? 0 : -EIO
+ *   the same with an unsigned char (-1 stored is 255, never equal to -1), a
+ *   constant 2 among the values, or the local assigned under the guard
+ *                                                   -> the exact mapping
  */
 #include <linux/blkdev.h>
 
@@ -147,6 +153,75 @@ static void vr_fsm_assigned(struct request *rq)
 	}
 }
 
+static void vr_guard(struct request *rq, int code)
+{
+	unsigned long flags;
+	unsigned int ending;
+
+	switch (code) {
+	case 0:
+		ending = -1;
+		break;
+	case 1:
+		ending = VR_FAIL;
+		break;
+	default:
+		ending = 1;
+		break;
+	}
+	if (ending != -1) {
+		spin_lock_irqsave(&vr_lock, flags);
+		end_request(rq, ending);
+		spin_unlock_irqrestore(&vr_lock, flags);
+	}
+}
+
+static void vr_guard_narrow(struct request *rq, int code)
+{
+	unsigned long flags;
+	unsigned char ending = 0;
+
+	if (code)
+		ending = 1;
+	if (code > 4)
+		ending = -1;
+	if (ending != -1) {
+		spin_lock_irqsave(&vr_lock, flags);
+		end_request(rq, ending);
+		spin_unlock_irqrestore(&vr_lock, flags);
+	}
+}
+
+static void vr_guard_other(struct request *rq, int code)
+{
+	unsigned long flags;
+	int ending = 0;
+
+	if (code == 1)
+		ending = -1;
+	if (code == 2)
+		ending = 2;
+	if (ending != -1) {
+		spin_lock_irqsave(&vr_lock, flags);
+		end_request(rq, ending);
+		spin_unlock_irqrestore(&vr_lock, flags);
+	}
+}
+
+static void vr_guard_assigned(struct request *rq, int code)
+{
+	unsigned long flags;
+	int ending = code ? -1 : 1;
+
+	if (ending != -1) {
+		if (rq->errors)
+			ending = -1;
+		spin_lock_irqsave(&vr_lock, flags);
+		end_request(rq, ending);
+		spin_unlock_irqrestore(&vr_lock, flags);
+	}
+}
+
 int __init vr_init(void)
 {
 	if (!blk_init_queue(vr_request, &vr_lock) ||
@@ -157,5 +232,9 @@ int __init vr_init(void)
 	vr_fsm_default(NULL);
 	vr_fsm_fallthrough(NULL);
 	vr_fsm_assigned(NULL);
+	vr_guard(NULL, 0);
+	vr_guard_narrow(NULL, 0);
+	vr_guard_other(NULL, 0);
+	vr_guard_assigned(NULL, 0);
 	return 0;
 }
