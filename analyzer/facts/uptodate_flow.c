@@ -9,7 +9,9 @@
  *                  such values or calls of functions of its file whose every
  *                  return is one (xd.c's res = xd_readwrite(...)), a local at a
  *                  call reached only through case labels 0 and 1 of a switch
- *                  on it (pd.c's switch (res = phase()) { case Ok: case Fail:);
+ *                  on it (pd.c's switch (res = phase()) { case Ok: case Fail:),
+ *                  a local only given constants under if (v != C) whose other
+ *                  constants are 0 or 1 (ps2esdi.c's ending != -1);
  *                  u->why then says why, for the report;
  *   errno_capable  anything else side-effect free -> the exact form;
  *   wrapper_param  a parameter of the enclosing function (wrappers.c);
