@@ -1704,7 +1704,7 @@ def const_of(e):
 
 def guard01(k, name):
     """Is local name 0 or 1 at the legacy call k because every value it is
-    ever given is an integer constant, the call lies in the block of
+    ever given is an integer constant, the call lies in the then branch of
     `if (name != C)` (or `C != name`) that writes no name, and the constants
     other than C are 0 or 1 (ps2esdi.c's ending: -1, FAIL and SUCCES under
     `if (ending != -1)`)?  Its declared type must be an integer at least as
@@ -1742,9 +1742,18 @@ def guard01(k, name):
         if body[i][0] != "if" or i + 1 >= len(body) or body[i + 1][0] != "(":
             continue
         m = match_fwd(body, i + 1)
-        if m + 1 >= len(body) or body[m + 1][0] != "{":
+        if m + 1 >= len(body):
             continue
-        o, e = m + 1, match_fwd(body, m + 1)
+        if body[m + 1][0] == "{":
+            o, e = m + 1, match_fwd(body, m + 1)
+        else:           # one statement: up to its ; (outside parentheses)
+            o, e, d = m, m + 1, 0
+            while e < len(body) and not (body[e][0] == ";" and d == 0):
+                if body[e][0] in ("(", "[", "{"):
+                    d += 1
+                elif body[e][0] in (")", "]", "}"):
+                    d -= 1
+                e += 1
         if not (o < c < e):
             continue
         cond = strip_parens([t for t, _ in body[i + 2:m]])
