@@ -25,6 +25,7 @@
 #include "cleanup.h"
 #include "cli_options.h"
 #include "commands.h"
+#include "indent_fix.h"
 #include "line_endings.h"
 #include "migrate_common.h"
 #include "migrate_stages.h"
@@ -460,6 +461,7 @@ int cmd_migrate(int argc, char **argv)
 			}
 			free(c->final);
 			c->final = crlf_restore(c->orig_data, c->orig_len, data, &len);
+			indent_fix_text(c->orig_data, c->orig_len, &c->final, &len);
 			c->final_len = len;
 		}
 		/* the analyzer's sites that the plan could not apply */

@@ -9,6 +9,7 @@
 
 #include "atomic_write.h"
 #include "edit_apply.h"
+#include "indent_fix.h"
 #include "line_endings.h"
 #include "output_guard.h"
 #include "util.h"
@@ -129,6 +130,7 @@ static int apply_file(struct bm_run *run, struct rw_file *f, struct bm_site **co
 		if (n) {
 			f->new_len = r.len;
 			f->new = crlf_restore(f->old, f->old_len, r.data, &f->new_len);
+			indent_fix_text(f->old, f->old_len, &f->new, &f->new_len);
 			r.data = NULL;
 			f->nsites = sites;
 			if ((f->problem = not_confined(run, f))) {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "indent_fix.h"
 #include "site.h"
 #include "util.h"
 
@@ -54,6 +55,8 @@ int main(int argc, char **argv)
 			fprintf(stderr, "edits_tool: edits out of range\n");
 			return 2;
 		}
+		/* laid out as `blkmig fix` writes it (rewrite_plan.c) */
+		indent_fix_text(src, len, &res, &outlen);
 		fwrite(res, 1, outlen, out);
 		if (out != stdout)
 			fclose(out);

@@ -172,7 +172,7 @@ done
 # ---- verify --original: an old lock bug a conversion kept is a warning ------------
 # (blkmig itself fixes it with blk_end_request; a hand conversion may keep the contract)
 (cd "$cases" && "$EDITS" simple.c) >"$tmp/fixed.c" 2>/dev/null
-grep -q '^	blk_end_request(rq, ' "$tmp/fixed.c" && pass verify-fix-fixes-old-race ||
+grep -q '^	blk_end_request(rq,' "$tmp/fixed.c" && pass verify-fix-fixes-old-race ||
 	fail verify-fix-fixes-old-race "simple_timeout not converted to blk_end_request"
 sed '/simple_timeout/,/^}/s/^\tblk_end_request(/\t__blk_end_request(/' "$tmp/fixed.c" >"$tmp/old_bug.c"
 expect verify-old-bug-without-original 1 "$B" verify -q --format brief "$tmp/old_bug.c"
@@ -182,7 +182,7 @@ expect verify-old-bug-with-original 0 "$B" verify -q --format brief --original "
 grep -q ' simple_timeout preexisting_lock_bug$' "$tmp/out" && ! grep -q 'locked_variant_without_lock' "$tmp/out" &&
 	pass verify-old-bug-is-a-warning || fail verify-old-bug-is-a-warning "$(cat "$tmp/out")"
 # one more unlocked call in the same function than the original had: that one fails
-sed '/simple_timeout/,/^}/s/^\t\(__blk_end_request(rq, .*\)$/\t\1\n\t\1/' "$tmp/old_bug.c" >"$tmp/new_bug.c"
+sed '/simple_timeout/,/^}/s/^\t\(__blk_end_request(rq,.*\)$/\t__blk_end_request(rq, -EIO, 512);\n\t\1/' "$tmp/old_bug.c" >"$tmp/new_bug.c"
 expect verify-new-bug-still-fails 1 "$B" verify -q --format brief --original "$cases/simple.c" "$tmp/new_bug.c"
 [ "$(grep -c ' simple_timeout locked_variant_without_lock$' "$tmp/out")" = 1 ] &&
 	[ "$(grep -c ' simple_timeout preexisting_lock_bug$' "$tmp/out")" = 1 ] &&

@@ -17,7 +17,8 @@ static void eie_end(struct request *rq, int uptodate)
 {
 	if (unlikely((uptodate) <= 0))
 		eie_failures++;
-	__blk_end_request(rq, uptodate > 0 ? 0 : (uptodate ? uptodate : -EIO), blk_rq_bytes(rq));
+	__blk_end_request(rq, uptodate > 0 ? 0 : (uptodate ? uptodate : -EIO),
+			  blk_rq_bytes(rq));
 }
 
 void eie_done(struct request *rq, int uptodate)

@@ -31,11 +31,14 @@ static void ev_request(struct request_queue *q)
 		int tries = 0;
 
 		if (rq->sector == 0) {
-			__blk_end_request(rq, rq->errors ? -EIO : 0, blk_rq_cur_bytes(rq));
+			__blk_end_request(rq, rq->errors ? -EIO : 0,
+					  blk_rq_cur_bytes(rq));
 			continue;
 		}
 		if (rq->sector == 1) {
-			__blk_end_request(rq, (rq->errors || rq->sector > 8) ? -EIO : 0, blk_rq_cur_bytes(rq));
+			__blk_end_request(rq,
+					  (rq->errors || rq->sector > 8) ? -EIO : 0,
+					  blk_rq_cur_bytes(rq));
 			continue;
 		}
 		if (rq->sector == 2) {
@@ -44,12 +47,14 @@ static void ev_request(struct request_queue *q)
 		}
 		if (rq->sector == 3) {
 			printk(KERN_DEBUG "%s\n", uptodate ? "done" : "failed");
-			__blk_end_request(rq, uptodate ? 0 : -EIO, blk_rq_cur_bytes(rq));
+			__blk_end_request(rq, uptodate ? 0 : -EIO,
+					  blk_rq_cur_bytes(rq));
 			continue;
 		}
 		if (rq->errors)
 			tries++;
-		__blk_end_request(rq, tries > 0 ? 0 : (tries ? tries : -EIO), blk_rq_cur_bytes(rq));
+		__blk_end_request(rq, tries > 0 ? 0 : (tries ? tries : -EIO),
+				  blk_rq_cur_bytes(rq));
 	}
 }
 
@@ -97,9 +102,11 @@ static void ev_two_request(struct request_queue *q)
 		a = 1;
 		b = -EIO;
 		if (rq->sector)
-			__blk_end_request(rq, a ? 0 : -EIO, blk_rq_cur_bytes(rq));
+			__blk_end_request(rq, a ? 0 : -EIO,
+					  blk_rq_cur_bytes(rq));
 		else
-			__blk_end_request(rq, b > 0 ? 0 : (b ? b : -EIO), blk_rq_cur_bytes(rq));
+			__blk_end_request(rq, b > 0 ? 0 : (b ? b : -EIO),
+					  blk_rq_cur_bytes(rq));
 	}
 }
 

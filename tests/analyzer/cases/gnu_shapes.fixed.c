@@ -12,7 +12,8 @@ static void weird_request(struct request_queue *q)
 	struct request *rq = elv_next_request(q);
 	int x = ({ __blk_end_request(rq, 0, blk_rq_cur_bytes(rq)); 0; });
 	int y = weird_helper(end_that_request_first(rq, 1, 8));
-	typeof(x) z = x ? (__blk_end_request(rq, -EIO, blk_rq_cur_bytes(rq)), 1) : 2;
+	typeof(x) z = x ? (__blk_end_request(rq, -EIO,
+					     blk_rq_cur_bytes(rq)), 1) : 2;
 	DBG(end_request(rq, 1));
 	CALL_TWICE(rq);
 	asm volatile("" ::: "memory");

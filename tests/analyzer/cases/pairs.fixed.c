@@ -27,7 +27,8 @@ static irqreturn_t pairs_irq(int irq, void *data)
 	struct request *rq = pd.cur;
 	int status = inb(0x1f7);
 
-	if (!blk_end_request(rq, status == 0 ? 0 : -EIO, blk_rq_cur_bytes(rq))) {
+	if (!blk_end_request(rq, status == 0 ? 0 : -EIO,
+			     blk_rq_cur_bytes(rq))) {
 		pd.busy = 0;
 	}
 	return IRQ_HANDLED;

@@ -44,7 +44,8 @@ static int pkb_intr(struct pkb_port *p)
 	unsigned int avail;
 
 	if (p->dma) {
-		blk_end_request_callback(rq, 0, rq->data_len, pkb_intr_data_only_cb);
+		blk_end_request_callback(rq, 0, rq->data_len,
+					 pkb_intr_data_only_cb);
 		rq->data_len = 0;
 		goto finish;
 	}
@@ -65,7 +66,8 @@ static int pkb_intr(struct pkb_port *p)
 		avail -= n;
 		rq->data_len -= n;
 		if (rq->bio)
-			blk_end_request_callback(rq, 0, n, pkb_intr_data_only_cb);
+			blk_end_request_callback(rq, 0, n,
+						 pkb_intr_data_only_cb);
 		else
 			rq->data += n;
 	}

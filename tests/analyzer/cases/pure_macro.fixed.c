@@ -24,11 +24,15 @@ static void pm_request(struct request_queue *q)
 
 	while ((req = elv_next_request(q)) != NULL) {
 		if (req->sector == 0)
-			__blk_end_request(req, blk_fs_request(req) ? 0 : -EIO, blk_rq_cur_bytes(req));
+			__blk_end_request(req, blk_fs_request(req) ? 0 : -EIO,
+					  blk_rq_cur_bytes(req));
 		else if (req->sector == 1)
-			__blk_end_request(req, PM_OK(req) ? 0 : -EIO, blk_rq_cur_bytes(req));
+			__blk_end_request(req, PM_OK(req) ? 0 : -EIO,
+					  blk_rq_cur_bytes(req));
 		else if (req->sector == 2)
-			__blk_end_request(req, (PM_STATUS(req)) > 0 ? 0 : ((PM_STATUS(req)) ? (PM_STATUS(req)) : -EIO), blk_rq_cur_bytes(req));
+			__blk_end_request(req,
+					  (PM_STATUS(req)) > 0 ? 0 : ((PM_STATUS(req)) ? (PM_STATUS(req)) : -EIO),
+					  blk_rq_cur_bytes(req));
 		else
 			end_request(req, PM_NEXT(&pm_dev));
 	}

@@ -27,7 +27,8 @@ static void simple_request(struct request_queue *q)
 			continue;
 		}
 		simple_end_request(rq, 1);
-		__blk_end_request(rq, rq->errors == 0 ? 0 : -EIO, blk_rq_bytes(rq));
+		__blk_end_request(rq, rq->errors == 0 ? 0 : -EIO,
+				  blk_rq_bytes(rq));
 	}
 }
 
@@ -36,7 +37,9 @@ static void simple_timeout(unsigned long data)
 {
 	struct request *rq = simple_pending;
 
-	blk_end_request(rq, rq->errors > 0 ? 0 : (rq->errors ? rq->errors : -EIO), blk_rq_cur_bytes(rq));
+	blk_end_request(rq,
+			rq->errors > 0 ? 0 : (rq->errors ? rq->errors : -EIO),
+			blk_rq_cur_bytes(rq));
 }
 
 static int simple_init(void)

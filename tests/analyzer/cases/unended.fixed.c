@@ -29,7 +29,8 @@ static void cr_request(struct request_queue *q)
 	if (dev->gone) {
 		while ((req = elv_next_request(q)) != NULL) {
 			do {
-				ret = __blk_end_request(req, -EIO, req->current_nr_sectors << 9);
+				ret = __blk_end_request(req, -EIO,
+							req->current_nr_sectors << 9);
 			} while (ret);
 		}
 		return;
@@ -62,7 +63,8 @@ static void cr_timeout(unsigned long data)
 	struct request *req;
 
 	while ((req = elv_next_request(dev->queue)) != NULL)
-		blk_end_request_callback(req, -EIO, blk_rq_bytes(req), cr_timeout_data_only_cb);
+		blk_end_request_callback(req, -EIO, blk_rq_bytes(req),
+					 cr_timeout_data_only_cb);
 }
 
 static int cr_init(struct cr_dev *dev)

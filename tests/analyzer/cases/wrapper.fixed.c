@@ -46,7 +46,9 @@ static void w_request(struct request_queue *q)
  * and the new call takes its exact error value */
 void w_public_end(struct request *req, int uptodate)
 {
-	__blk_end_request(req, uptodate > 0 ? 0 : (uptodate ? uptodate : -EIO), blk_rq_cur_bytes(req));
+	__blk_end_request(req,
+			  uptodate > 0 ? 0 : (uptodate ? uptodate : -EIO),
+			  blk_rq_cur_bytes(req));
 }
 
 static void w_request2(struct request_queue *q)
