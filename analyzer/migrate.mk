@@ -62,7 +62,7 @@ install-blkmig: $(BUILD)/blkmig
 $(MIGRATE_TBUILD)/unit_plan: $(TOP)/tests/migrate/unit_plan.c $(TOP)/tests/migrate/unit_check.h $(TOP)/analyzer/convert/rewrite_plan.c \
 		$(TOP)/analyzer/convert/line_endings.c $(TOP)/analyzer/convert/rewrite_output.c $(TOP)/analyzer/convert/edit_apply.c \
 		$(TOP)/analyzer/convert/atomic_write.c $(TOP)/analyzer/convert/udiff.c $(TOP)/analyzer/util.c \
-		$(TOP)/analyzer/convert/output_guard.c \
+		$(TOP)/analyzer/convert/output_guard.c $(TOP)/analyzer/convert/indent_fix.c \
 		$(TOP)/analyzer/vec.c $(TOP)/analyzer/cli/cleanup.c \
 		$(TOP)/analyzer/cli/run.c $(ANALYZER_HDRS)
 	@mkdir -p $(@D)

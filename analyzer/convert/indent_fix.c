@@ -150,6 +150,13 @@ static bool ends_statement(const char *s, size_t n)
 	}
 }
 
+static bool ends_with_comma(const char *s, size_t n)
+{
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	return n && s[n - 1] == ',';
+}
+
 /* The code of @s ends where a comment starts (outside strings); its length. */
 static size_t code_end(const char *s, size_t n)
 {
@@ -291,6 +298,7 @@ static char *fix(const char *old, size_t old_len, const char *new, size_t new_le
 		size_t b = lead(l->s, l->len);
 		bool stmt = !prev || ends_statement(prev->s, prev->len);
 		struct sbuf line = {0};
+		bool joined = false;
 		char *t;
 
 		if (b == l->len) { /* a blank line */
@@ -329,6 +337,23 @@ static char *fix(const char *old, size_t old_len, const char *new, size_t new_le
 				put_indent(&line, ncol, stmt_fix, false);
 				sbuf_addn(&line, l->s + b, l->len - b);
 			}
+			/* its continuation lines were aligned by the broken indentation
+			 * (spatch counts it otherwise): the statement is laid out again */
+			if (stmt_fix && ends_with_comma(l->s, l->len)) {
+				while (i + 1 < nn && nl[i + 1].added &&
+				       lead(nl[i + 1].s, nl[i + 1].len) < nl[i + 1].len &&
+				       code_end(nl[i + 1].s, nl[i + 1].len) == nl[i + 1].len &&
+				       !ends_statement(nl[i].s, nl[i].len)) {
+					size_t c = lead(nl[i + 1].s, nl[i + 1].len);
+
+					i++;
+					sbuf_add(&line, " ");
+					sbuf_addn(&line, nl[i].s + c, nl[i].len - c);
+					joined = true;
+				}
+				l = &nl[i];
+				delta = 0;
+			}
 		}
 		if (!line.len)
 			sbuf_addn(&line, l->s, l->len);
@@ -337,7 +362,7 @@ static char *fix(const char *old, size_t old_len, const char *new, size_t new_le
 			size_t tl = strlen(t);
 			unsigned w = width_from(0, t, code_end(t, tl));
 
-			if (w >= FIX_WIDTH && w > l->oldmax && t[lead(t, tl)] != '#' &&
+			if (w >= FIX_WIDTH && (joined || w > l->oldmax) && t[lead(t, tl)] != '#' &&
 			    t[tl - 1] != '\\' && break_line(&o, t, tl, eol))
 				changed = true;
 			else

@@ -265,6 +265,30 @@ hconst_test() {
 }
 hconst_test
 
+# ---- layout (issue 22, analyzer/convert/indent_fix.c): spatch converts a call in a line
+# indented with spaces before tabs (continuation aligned by that indentation), the analyzer
+# one in a line indented with a tab and a space that grows past 80 columns: the patch has
+# tabs and spatch's width; blkmig fix (the analyzer alone) writes the same lines ----------
+layout_test() {
+	local w=$SCRATCH/layout case=$TOP/tests/migrate/cases/layout
+	mkdir -p "$w/d"
+	cp "$case/layout.c" "$w/d/"
+	(cd "$w" && "$BLKMIG" migrate --no-cache --patch migrate.patch --root d d) >/dev/null 2>"$w/log"
+	(cd "$w" && "$BLKMIG" fix -q --patch fix.patch --root d d) >/dev/null 2>>"$w/log"
+	if grep -q ': 1 by spatch, 1 by the analyzer' "$w/log" &&
+		cmp -s "$case/expected.patch" "$w/migrate.patch"; then
+		pass layout/tabs-and-width-after-spatch
+	else
+		fail layout/tabs-and-width-after-spatch "$(diff "$case/expected.patch" "$w/migrate.patch" | head -8 | tr '\n' '|') $(tail -2 "$w/log")"
+	fi
+	if cmp -s "$case/expected.patch" "$w/fix.patch"; then
+		pass layout/fix-writes-the-same
+	else
+		fail layout/fix-writes-the-same "$(diff "$case/expected.patch" "$w/fix.patch" | head -8 | tr '\n' '|')"
+	fi
+}
+layout_test
+
 # ---- combine by proof: spatch's output is accepted only where the analysis proves it.
 # A deliberately wrong semantic patch (the unlocked variant, an error that loses a
 # negative uptodate) must be refuted site by site: both sites end as the analyzer's exact
@@ -275,8 +299,8 @@ combine_test() {
 	cp "$src" "$w/"
 	"$BLKMIG" migrate -q --cocci-dir "$TOP/tests/migrate/cases/combine/wrong-cocci" \
 		--in-place --report "$w/rep" "$w/combine.c" > /dev/null 2> "$w/log"
-	if grep -q '^	__blk_end_request(rq, ok > 0 ? 0 : (ok ? ok : -EIO), blk_rq_cur_bytes(rq));' \
-		"$w/combine.c" &&
+	if grep -A1 '^	__blk_end_request(rq, ok > 0 ? 0 : (ok ? ok : -EIO),$' "$w/combine.c" |
+		grep -q '^			  blk_rq_cur_bytes(rq));$' &&
 		grep -q '^		__blk_end_request(rq, 0, blk_rq_cur_bytes(rq));' "$w/combine.c" &&
 		! grep -q 'blk_end_request(rq, ok ?' "$w/combine.c"; then
 		pass combine/wrong-spatch-refuted

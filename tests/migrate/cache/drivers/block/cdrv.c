@@ -26,6 +26,9 @@ static void cdrv_request(struct request_queue *q)
 			end_request(rq, 0);
 			continue;
 		}
+#ifdef CDRV_SKIP
+		CDRV_SKIP(rq);
+#endif
 		end_request(rq, cdrv_transfer(rq) == CDRV_STATUS);
 	}
 }

@@ -23,7 +23,8 @@ static void simple_request(struct request_queue *q)
 			__blk_end_request(rq, -EIO, blk_rq_cur_bytes(rq));
 			continue;
 		}
-		__blk_end_request(rq, simple_transfer(rq) ? 0 : -EIO, blk_rq_cur_bytes(rq));
+		__blk_end_request(rq, simple_transfer(rq) ? 0 : -EIO,
+				  blk_rq_cur_bytes(rq));
 	}
 }
 
