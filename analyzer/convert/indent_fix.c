@@ -157,6 +157,48 @@ static bool ends_with_comma(const char *s, size_t n)
 	return n && s[n - 1] == ',';
 }
 
+static bool ends_with_char(const char *s, size_t n, char c)
+{
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	return n && s[n - 1] == c;
+}
+
+/*
+ * Whether @s is a declaration: TYPE NAME; (type words, `*`), or with @init an
+ * initializer, an array or more names too.  Keywords that start statements are not
+ * types.
+ */
+static bool is_decl(const char *s, size_t n, bool init)
+{
+	static const char *const stmt[] = {"return",  "goto",	"break", "continue", "case",
+					   "default", "else",	"do",	 "if",	     "while",
+					   "for",     "switch", "sizeof"};
+	size_t i = lead(s, n), words = 0;
+
+	while (i < n) {
+		size_t a = i;
+
+		while (i < n && (s[i] == '_' || (s[i] >= 'a' && s[i] <= 'z') ||
+				 (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9')))
+			i++;
+		if (i == a)
+			break;
+		if (!words)
+			for (size_t k = 0; k < sizeof(stmt) / sizeof(stmt[0]); k++)
+				if (i - a == strlen(stmt[k]) && !memcmp(s + a, stmt[k], i - a))
+					return false;
+		words++;
+		while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '*'))
+			i++;
+	}
+	if (words < 2 || i >= n)
+		return false;
+	if (s[i] == ';')
+		return lead(s + i + 1, n - i - 1) == n - i - 1;
+	return init && (s[i] == '=' || s[i] == '[' || s[i] == ',');
+}
+
 /* The code of @s ends where a comment starts (outside strings); its length. */
 static size_t code_end(const char *s, size_t n)
 {
@@ -372,6 +414,18 @@ static char *fix(const char *old, size_t old_len, const char *new, size_t new_le
 		free(t);
 		if (l->nl)
 			sbuf_add(&o, eol);
+		/* a declaration the conversion adds at the top of a block, right before
+		 * a statement: a blank line after the declarations */
+		if (l->nl && i + 1 < nn && is_decl(l->s, l->len, false) &&
+		    (!prev || is_decl(prev->s, prev->len, true) ||
+		     ends_with_char(prev->s, prev->len, '{')) &&
+		    lead(nl[i + 1].s, nl[i + 1].len) < nl[i + 1].len &&
+		    !is_decl(nl[i + 1].s, nl[i + 1].len, true) &&
+		    nl[i + 1].s[lead(nl[i + 1].s, nl[i + 1].len)] != '}' &&
+		    nl[i + 1].s[lead(nl[i + 1].s, nl[i + 1].len)] != '#') {
+			sbuf_add(&o, eol);
+			changed = true;
+		}
 		prev = l;
 	}
 	if (changed) {

@@ -12,6 +12,8 @@
  *    spatch --max-width 80 breaks the lines it writes (greedy: an argument and its comma
  *    stay on the line while it is at most 78 columns wide, the last one with the rest of
  *    the statement while at most 79).
+ *  - spacing: a declaration the conversion adds at the top of a block (a hoisted read's
+ *    local), right before a statement, is followed by a blank line.
  * Used on the analyzer's rewrite (rewrite_plan.c) and on migrate's result after spatch
  * (cmd_migrate.c), so both tools' lines get the same layout.
  */
