@@ -415,8 +415,9 @@ static char *fix(const char *old, size_t old_len, const char *new, size_t new_le
 		if (l->nl)
 			sbuf_add(&o, eol);
 		/* a declaration the conversion adds at the top of a block, right before
-		 * a statement: a blank line after the declarations */
-		if (l->nl && i + 1 < nn && is_decl(l->s, l->len, false) &&
+		 * a statement it adds too: a blank line after the declarations (a
+		 * declaration renamed in place keeps the original's spacing) */
+		if (l->nl && i + 1 < nn && nl[i + 1].added && is_decl(l->s, l->len, false) &&
 		    (!prev || is_decl(prev->s, prev->len, true) ||
 		     ends_with_char(prev->s, prev->len, '{')) &&
 		    lead(nl[i + 1].s, nl[i + 1].len) < nl[i + 1].len &&

@@ -13,7 +13,6 @@ static void hz_motor_off(struct hz_disk *d)
 static void hz_end(struct request_queue *q, struct request *req)
 {
 	void *saved_private_data;
-
 	spin_lock_irq(q->queue_lock);
 	saved_private_data = req->rq_disk->private_data;
 	if (__blk_end_request(req, 0, blk_rq_cur_bytes(req)))
