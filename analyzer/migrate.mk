@@ -40,6 +40,7 @@ bench-tree: $(MIGRATE_TBUILD)/gentree
 $(MIGRATE_TBUILD)/html_driver: $(TOP)/tests/migrate/html_driver.c $(TOP)/analyzer/report/html_report.c \
 		$(TOP)/analyzer/report/report_paths.c $(TOP)/analyzer/report/names.c \
 		$(TOP)/analyzer/report/json_text.c $(TOP)/analyzer/convert/udiff.c \
+		$(TOP)/analyzer/convert/indent_fix.c \
 		$(TOP)/analyzer/util.c $(TOP)/analyzer/vec.c \
 		$(TOP)/analyzer/report/html_report.h $(TOP)/analyzer/report/report_paths.h \
 		$(TOP)/analyzer/report/json_text.h $(TOP)/analyzer/convert/udiff.h

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "rewrite.h"
+#include "indent_fix.h"
 
 size_t stmt_end(const struct tunit *t, const struct func *f, int stmt)
 {
@@ -185,7 +186,9 @@ void site_before_after(struct bm_site *s, const struct tunit *t)
 			mine[j] = mine[j - 1];
 			mine[j - 1] = x;
 		}
-	after = bm_apply_edits(s->before, b - a, mine, n, NULL);
+	after = bm_apply_edits(s->before, b - a, mine, n, &n);
+	if (after) /* laid out as the file is (indent_fix.c) */
+		indent_fix_text(s->before, b - a, &after, &n);
 	free(s->after);
 	s->after = after ? after : xstrdup("");
 	free(mine);

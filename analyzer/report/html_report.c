@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "indent_fix.h"
 #include "json_text.h"
 #include "report_paths.h"
 #include "udiff.h"
@@ -405,6 +406,7 @@ struct change {
 	size_t rs;	/* the byte where that line starts */
 	bool from_edits;
 	char *old, *new;
+	long laid_out; /* the lines indent_fix.c added to the edits' text (broken lines) */
 };
 
 /*
@@ -412,11 +414,12 @@ struct change {
  * call, which "before" does not show): the lines they touch, before and after them; else
  * (a rewrite spatch made) its "before" -> "after" at @before_first.
  */
-static struct change site_change(const char *text, size_t len, json_t *s, unsigned before_first)
+static struct change site_change(const char *text, size_t len, json_t *s, unsigned before_first,
+				 const char *conv, size_t conv_len)
 {
 	json_t *edits = json_object_get(s, "edits"), *e;
 	size_t n = 0, i, rs = SIZE_MAX, re = 0, pos;
-	struct change c = {0, 0, false, NULL, NULL};
+	struct change c = {0, 0, false, NULL, NULL, 0};
 	struct sbuf b = {0};
 	json_t **v;
 
@@ -476,6 +479,33 @@ static struct change site_change(const char *text, size_t len, json_t *s, unsign
 	}
 	sbuf_addn(&b, text + pos, re - pos);
 	c.new = sbuf_take(&b);
+	pos = strlen(c.new);
+	c.laid_out = -(long)count_lines(c.new);
+	if (conv) {
+		/* the converted file's lines in their place: the patch's own text, with
+		 * what other sites changed in these lines and the layout (indent_fix.c) */
+		unsigned from = c.first > 1 ? c.first - 1 : 1;
+		char *w = udiff_new_lines(text, len, conv, conv_len, from,
+					  c.first + count_lines(c.old) - 1);
+		size_t pl = 0; /* the line above, kept: what is inserted before the first */
+
+		while (from < c.first && pl < rs && text[rs - 1 - pl] != '\n')
+			pl++;
+		if (from < c.first && rs)
+			pl++;
+		if (w && (from == c.first || (rs >= pl && !strncmp(w, text + rs - pl, pl)))) {
+			free(c.new);
+			c.new = xstrdup(w + (from < c.first ? pl : 0));
+			c.laid_out = 0;
+		} else {
+			conv = NULL;
+		}
+		free(w);
+	}
+	if (!conv) {
+		indent_fix_text(c.old, re - rs, &c.new, &pos); /* laid out as the patch is */
+		c.laid_out += (long)count_lines(c.new);
+	}
 	free(v);
 	return c;
 }
@@ -1192,8 +1222,13 @@ int html_report_write_from(FILE *o, json_t *report, const struct html_sources *s
 		size_t len = 0;
 		const char *t = orig_text(&pg, dp, &len);
 
+		size_t clen = 0;
+		const char *conv = pg.src && pg.src->converted && t
+				       ? pg.src->converted(dp, &clen, pg.src->ctx)
+				       : NULL;
+
 		firsts[i] = before_line(t, len, s);
-		changes[i] = site_change(t, len, s, firsts[i]);
+		changes[i] = site_change(t, len, s, firsts[i], conv, clen);
 		free(dp);
 	}
 	/* the lines the conversions above a site's change add: every edit above it counted
@@ -1223,6 +1258,19 @@ int html_report_write_from(FILE *o, json_t *report, const struct html_sources *s
 			    changes[k].rs < changes[i].rs)
 				shifts[i] += (long)count_lines(changes[k].new) -
 					     (long)count_lines(changes[k].old);
+			/* the lines the layout added above (once for sites with one change) */
+			if (changes[k].first && changes[k].from_edits && changes[k].laid_out &&
+			    changes[k].rs < changes[i].rs) {
+				bool again = false;
+
+				for (size_t y = 0; y < k && !again; y++)
+					again = changes[y].first && changes[y].from_edits &&
+						changes[y].rs == changes[k].rs &&
+						!strcmp(str(json_array_get(sites, y), "file"),
+							str(s, "file"));
+				if (!again)
+					shifts[i] += changes[k].laid_out;
+			}
 			json_array_foreach(json_object_get(t, "edits"), x, e)
 			{
 				size_t a = (size_t)json_integer_value(json_object_get(e, "start"));
