@@ -16,6 +16,9 @@
 #include "util.h"
 
 #define FIX_WIDTH 80 /* spatch's --max-width: a line is at most FIX_WIDTH - 1 columns */
+/* checkpatch's --max-line-length: a line with a trailing comment the driver had may
+ * keep code under FIX_WIDTH and still pass this (xd.c's "wrap up" comment) */
+#define CHECKPATCH_WIDTH 100
 
 struct fline {
 	const char *s; /* the line's text, without '\n' nor a '\r' before it */
@@ -224,7 +227,9 @@ static size_t code_end(const char *s, size_t n)
  * lines it writes, into @o with @eol between the lines; false (nothing written) when it
  * has no call with two arguments or needs no break.
  */
-static bool break_line(struct sbuf *o, const char *s, size_t n, const char *eol)
+/* comment_too: the line is too wide only with its trailing comment, so the last
+ * argument goes on a line of its own unless the comment fits after it there */
+static bool break_line(struct sbuf *o, const char *s, size_t n, const char *eol, bool comment_too)
 {
 	size_t ce = code_end(s, n), paren = (size_t)-1;
 	size_t stack[64], depth = 0, commas[64], nc = 0;
@@ -283,7 +288,9 @@ static bool break_line(struct sbuf *o, const char *s, size_t n, const char *eol)
 		 * columns (the space after the comma counted), the last with the rest
 		 * of the statement within 79 */
 		if (width_from(w + 1, s + a, ew - a) <=
-		    (unsigned)(last ? FIX_WIDTH - 1 : FIX_WIDTH - 2)) {
+			(unsigned)(last ? FIX_WIDTH - 1 : FIX_WIDTH - 2) &&
+		    (!last || !comment_too ||
+		     width_from(w + 1, s + a, e - a) <= CHECKPATCH_WIDTH)) {
 			sbuf_add(&out, " ");
 			w = width_from(w + 1, s + a, e - a);
 		} else {
@@ -402,10 +409,15 @@ static char *fix(const char *old, size_t old_len, const char *new, size_t new_le
 		t = sbuf_take(&line);
 		{
 			size_t tl = strlen(t);
-			unsigned w = width_from(0, t, code_end(t, tl));
+			unsigned w = width_from(0, t, code_end(t, tl)), wall = width_from(0, t, tl);
+			/* the driver's trailing comment after a call that grew: checkpatch
+			 * measures the whole line */
+			bool comment_too = wall > CHECKPATCH_WIDTH;
 
-			if (w >= FIX_WIDTH && (joined || w > l->oldmax) && t[lead(t, tl)] != '#' &&
-			    t[tl - 1] != '\\' && break_line(&o, t, tl, eol))
+			if ((w >= FIX_WIDTH || comment_too) &&
+			    (joined || (w >= FIX_WIDTH ? w : wall) > l->oldmax) &&
+			    t[lead(t, tl)] != '#' && t[tl - 1] != '\\' &&
+			    break_line(&o, t, tl, eol, comment_too))
 				changed = true;
 			else
 				sbuf_addn(&o, t, tl);

@@ -1,8 +1,8 @@
 /*
  * The layout of the lines a conversion adds (indent_fix.c, issue 22): a broken
  * indentation on a rewritten line becomes tabs (column / 8), a line that grows to 80
- * columns or more is broken after an argument's comma as spatch breaks it, and a
- * function indented with spaces only keeps its spaces.
+ * columns or more (past 100 with the driver's trailing comment, at 39) is broken after
+ * an argument's comma as spatch breaks it; a function indented with spaces keeps them.
  */
 #include <linux/blkdev.h>
 
@@ -38,7 +38,8 @@ static void lay_request(struct request_queue *q)
 				continue;
 			}
 		}
-		__blk_end_request(rq, 0, blk_rq_cur_bytes(rq));
+		__blk_end_request(rq, 0,
+				  blk_rq_cur_bytes(rq)); /* the last: the driver's own comment */
 	}
 }
 
