@@ -82,7 +82,8 @@ static void vr_check_request(struct request_queue *q)
 	while ((rq = elv_next_request(q)) != NULL) {
 		int ret = vr_check(rq);
 
-		__blk_end_request(rq, ret > 0 ? 0 : (ret ? ret : -EIO), blk_rq_cur_bytes(rq));
+		__blk_end_request(rq, ret > 0 ? 0 : (ret ? ret : -EIO),
+				  blk_rq_cur_bytes(rq));
 	}
 }
 
@@ -112,7 +113,8 @@ static void vr_fsm_default(struct request *rq)
 	case VR_OK:
 	default:
 		spin_lock_irqsave(&vr_lock, flags);
-		__blk_end_request(rq, res > 0 ? 0 : (res ? res : -EIO), blk_rq_cur_bytes(rq));
+		__blk_end_request(rq, res > 0 ? 0 : (res ? res : -EIO),
+				  blk_rq_cur_bytes(rq));
 		spin_unlock_irqrestore(&vr_lock, flags);
 	}
 }
@@ -127,7 +129,8 @@ static void vr_fsm_fallthrough(struct request *rq)
 		vr_state++;
 	case VR_OK: case VR_FAIL:
 		spin_lock_irqsave(&vr_lock, flags);
-		__blk_end_request(rq, res > 0 ? 0 : (res ? res : -EIO), blk_rq_cur_bytes(rq));
+		__blk_end_request(rq, res > 0 ? 0 : (res ? res : -EIO),
+				  blk_rq_cur_bytes(rq));
 		spin_unlock_irqrestore(&vr_lock, flags);
 		break;
 	default:
@@ -145,7 +148,8 @@ static void vr_fsm_assigned(struct request *rq)
 		if (rq->errors)
 			res = VR_WAIT;
 		spin_lock_irqsave(&vr_lock, flags);
-		__blk_end_request(rq, res > 0 ? 0 : (res ? res : -EIO), blk_rq_cur_bytes(rq));
+		__blk_end_request(rq, res > 0 ? 0 : (res ? res : -EIO),
+				  blk_rq_cur_bytes(rq));
 		spin_unlock_irqrestore(&vr_lock, flags);
 		break;
 	default:
@@ -187,7 +191,9 @@ static void vr_guard_narrow(struct request *rq, int code)
 		ending = -1;
 	if (ending != -1) {
 		spin_lock_irqsave(&vr_lock, flags);
-		__blk_end_request(rq, ending > 0 ? 0 : (ending ? ending : -EIO), blk_rq_cur_bytes(rq));
+		__blk_end_request(rq,
+				  ending > 0 ? 0 : (ending ? ending : -EIO),
+				  blk_rq_cur_bytes(rq));
 		spin_unlock_irqrestore(&vr_lock, flags);
 	}
 }
@@ -203,7 +209,9 @@ static void vr_guard_other(struct request *rq, int code)
 		ending = 2;
 	if (ending != -1) {
 		spin_lock_irqsave(&vr_lock, flags);
-		__blk_end_request(rq, ending > 0 ? 0 : (ending ? ending : -EIO), blk_rq_cur_bytes(rq));
+		__blk_end_request(rq,
+				  ending > 0 ? 0 : (ending ? ending : -EIO),
+				  blk_rq_cur_bytes(rq));
 		spin_unlock_irqrestore(&vr_lock, flags);
 	}
 }
@@ -217,7 +225,9 @@ static void vr_guard_assigned(struct request *rq, int code)
 		if (rq->errors)
 			ending = -1;
 		spin_lock_irqsave(&vr_lock, flags);
-		__blk_end_request(rq, ending > 0 ? 0 : (ending ? ending : -EIO), blk_rq_cur_bytes(rq));
+		__blk_end_request(rq,
+				  ending > 0 ? 0 : (ending ? ending : -EIO),
+				  blk_rq_cur_bytes(rq));
 		spin_unlock_irqrestore(&vr_lock, flags);
 	}
 }
