@@ -314,6 +314,22 @@ void set_new_call(struct bm_site *s, const char *variant, const char *rq, const 
 		s->replacement = xasprintf("%s(%s, %s, %s)", variant, rq, err, bytes);
 }
 
+/* The plan of a site that is one call (end_request, a last-only final step): its
+ * common fields filled, the wrapper pattern where uptodate is a parameter. */
+void plan_one_call(struct plan *p, struct ctx *cx, struct func *f, size_t si, int call,
+		   struct uptodate *u, struct bytes *b)
+{
+	p->cx = cx;
+	p->f = f;
+	p->t = &cx->tus[f->tu];
+	p->si = si;
+	p->F = call;
+	p->L = -1;
+	fill_common(p, u, b);
+	if (u->cls == BM_UT_WRAPPER)
+		cx->run->sites[si].pattern = BM_PAT_WRAPPER_PARAM;
+}
+
 void fill_common(struct plan *p, struct uptodate *u, struct bytes *b)
 {
 	struct bm_site *s = &p->cx->run->sites[p->si];

@@ -52,15 +52,7 @@ void classify_end_request(struct ctx *cx, struct func *f, int n, size_t si)
 					     why);
 		}
 	}
-	p.cx = cx;
-	p.f = f;
-	p.t = t;
-	p.si = si;
-	p.F = n;
-	p.L = -1;
-	fill_common(&p, &u, &b);
-	if (u.cls == BM_UT_WRAPPER)
-		s->pattern = BM_PAT_WRAPPER_PARAM;
+	plan_one_call(&p, cx, f, si, n, &u, &b);
 	if (has_side_effects(rq)) {
 		site_manual(cx, si, "shape", "the request argument '%s' has side effects", rq);
 	} else if (u.cls == BM_UT_UNKNOWN) {

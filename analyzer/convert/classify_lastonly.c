@@ -163,15 +163,7 @@ void classify_last_only(struct ctx *cx, struct func *f, int L, size_t si, bool a
 				   "with 0 bytes, with some 0 bytes would leave it pending");
 		b.whole = true;
 	}
-	p.cx = cx;
-	p.f = f;
-	p.t = t;
-	p.si = si;
-	p.F = L;
-	p.L = -1;
-	fill_common(&p, &u, &b);
-	if (u.cls == BM_UT_WRAPPER)
-		s->pattern = BM_PAT_WRAPPER_PARAM;
+	plan_one_call(&p, cx, f, si, L, &u, &b);
 	if (has_side_effects(rq)) {
 		site_manual(cx, si, "shape", "the request argument '%s' has side effects", rq);
 	} else if ((before = unpaired_data_completion_before(cx, f, L)) >= 0) {

@@ -138,6 +138,8 @@ int index_holding(const struct func *f, const int *list, int cnt, int n);
 void set_new_call(struct bm_site *s, const char *variant, const char *rq, const char *err,
 		  const char *bytes, const char *cb);
 void fill_common(struct plan *p, struct uptodate *u, struct bytes *b);
+void plan_one_call(struct plan *p, struct ctx *cx, struct func *f, size_t si, int call,
+		   struct uptodate *u, struct bytes *b);
 int siblings(const struct func *f, int st, int *list, int *cnt);
 bool rq_mentioned(struct plan *p, int st);
 int work_plan(struct plan *p, int from, int to);
