@@ -204,7 +204,6 @@ char *lock_identity_text(const char *s);
 char *lock_identity_refined(const struct func *f, int n, const char *plain);
 bool is_queue_lock(struct ctx *cx, const char *plain, const char *refined);
 char *lock_identity_ast(const struct func *f, int n);
-int lock_call_arg(const struct func *f, int n);
 unsigned offset_line(const struct tunit *t, size_t off, unsigned *col);
 bool node_within(const struct func *f, int n, int ancestor);
 int enclosing_stmt(const struct func *f, int n); /* the statement holding n */
@@ -239,7 +238,6 @@ void func_callers_unseen(struct func *f, char *evidence);
 bool text_call_arg(const char *s, size_t len, size_t open, int k, size_t *a, size_t *b);
 
 /* ---- lockctx.c / callgraph.c --------------------------------------------- */
-bool is_lock_call(const char *name, int *acquire);
 void lockctx_func(struct ctx *cx, struct func *f);
 void callgraph_resolve(struct ctx *cx);
 /* state at node n of f, with ENTRY resolved; evidence into *ev */

@@ -12,8 +12,8 @@ MIGRATE_CORE_SRCS := $(TOP)/analyzer/convert/edit_apply.c $(TOP)/analyzer/conver
 MIGRATE_TBUILD := $(BUILD)/migrate
 MIGRATE_CFLAGS := -std=c11 -O2 -g -Wall -Wextra $(SANITIZE_CFLAGS) $(addprefix -I,$(ANALYZER_INCDIRS))
 
-# atomic_write.c registers its temporary file with cli/cleanup.c (signals)
-MIGRATE_CLEANUP_SRCS := $(TOP)/analyzer/cli/cleanup.c $(TOP)/analyzer/util.c $(TOP)/analyzer/vec.c
+# atomic_write.c registers its temporary file with cleanup.c (signals)
+MIGRATE_CLEANUP_SRCS := $(TOP)/analyzer/cleanup.c $(TOP)/analyzer/util.c $(TOP)/analyzer/vec.c
 
 $(MIGRATE_TBUILD)/unit_edits: $(TOP)/tests/migrate/unit_edits.c $(TOP)/tests/migrate/unit_check.h $(TOP)/analyzer/convert/edit_apply.c \
 		$(TOP)/analyzer/convert/atomic_write.c $(MIGRATE_CLEANUP_SRCS) $(ANALYZER_HDRS)
@@ -64,7 +64,7 @@ $(MIGRATE_TBUILD)/unit_plan: $(TOP)/tests/migrate/unit_plan.c $(TOP)/tests/migra
 		$(TOP)/analyzer/convert/line_endings.c $(TOP)/analyzer/convert/rewrite_output.c $(TOP)/analyzer/convert/edit_apply.c \
 		$(TOP)/analyzer/convert/atomic_write.c $(TOP)/analyzer/convert/udiff.c $(TOP)/analyzer/util.c \
 		$(TOP)/analyzer/convert/output_guard.c $(TOP)/analyzer/convert/indent_fix.c \
-		$(TOP)/analyzer/vec.c $(TOP)/analyzer/cli/cleanup.c \
+		$(TOP)/analyzer/vec.c $(TOP)/analyzer/cleanup.c \
 		$(TOP)/analyzer/cli/run.c $(ANALYZER_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(MIGRATE_CFLAGS) -D_GNU_SOURCE -o $@ $(filter %.c,$^)

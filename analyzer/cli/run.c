@@ -519,26 +519,6 @@ int bm_file_edits(const struct bm_run *run, const char *file, struct bm_edit **o
 	return 0;
 }
 
-char *bm_apply_edits(const char *src, size_t len, const struct bm_edit *e, size_t n, size_t *outlen)
-{
-	struct sbuf b = {0};
-	size_t pos = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		if (e[i].start < pos || e[i].end < e[i].start || e[i].end > len) {
-			free(b.s);
-			return NULL;
-		}
-		sbuf_addn(&b, src + pos, e[i].start - pos);
-		sbuf_add(&b, e[i].text);
-		pos = e[i].end;
-	}
-	sbuf_addn(&b, src + pos, len - pos);
-	if (outlen)
-		*outlen = b.len;
-	return sbuf_take(&b);
-}
-
 int bm_run_exit_code(const struct bm_run *run)
 {
 	if (run->io_errors)

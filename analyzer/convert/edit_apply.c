@@ -1,10 +1,13 @@
 /*
- * edit_apply.c - overlap detection and application of text edits (see edit_apply.h).
+ * edit_apply.c - overlap detection and application of text edits (see edit_apply.h),
+ * and bm_apply_edits(), the plain applier of an already sorted, disjoint set (site.h).
  *
  * Edits are sorted by (start, end, text) so that the result does not depend on the order
  * the rewriters produced them in.
  */
 #include "edit_apply.h"
+#include "site.h"
+#include "util.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -155,4 +158,26 @@ void edit_result_free(struct edit_result *res)
 	free(res->data);
 	free(res->conflicts);
 	memset(res, 0, sizeof(*res));
+}
+
+/* The text of src with the edits e[0..n) (sorted, not overlapping) applied: NULL if one
+ * lies outside it or out of order. */
+char *bm_apply_edits(const char *src, size_t len, const struct bm_edit *e, size_t n, size_t *outlen)
+{
+	struct sbuf b = {0};
+	size_t pos = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (e[i].start < pos || e[i].end < e[i].start || e[i].end > len) {
+			free(b.s);
+			return NULL;
+		}
+		sbuf_addn(&b, src + pos, e[i].start - pos);
+		sbuf_add(&b, e[i].text);
+		pos = e[i].end;
+	}
+	sbuf_addn(&b, src + pos, len - pos);
+	if (outlen)
+		*outlen = b.len;
+	return sbuf_take(&b);
 }

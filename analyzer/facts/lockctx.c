@@ -44,7 +44,7 @@ static const char *const acquire_names[] = {"spin_lock",	 "spin_lock_irq",
 static const char *const release_names[] = {"spin_unlock", "spin_unlock_irq",
 					    "spin_unlock_irqrestore", "spin_unlock_bh"};
 
-bool is_lock_call(const char *name, int *acquire)
+static bool is_lock_call(const char *name, int *acquire)
 {
 	while (*name == '_')
 		name++;
@@ -63,6 +63,25 @@ bool is_lock_call(const char *name, int *acquire)
 			return true;
 		}
 	return false;
+}
+
+/* The argument node of the lock call spelled at node n, or -1. */
+static int lock_call_arg(const struct func *f, int n)
+{
+	for (int k = n; k < f->nnodes; k++) {
+		char *callee;
+		int acq;
+		bool lock;
+
+		if (!node_within(f, k, n) || f->nodes[k].kind != CXCursor_CallExpr)
+			continue;
+		callee = node_callee(f, k);
+		lock = is_lock_call(callee, &acq);
+		free(callee);
+		if (lock)
+			return call_arg(f, k, 0);
+	}
+	return -1;
 }
 
 /*

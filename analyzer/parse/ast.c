@@ -637,25 +637,6 @@ static char *lock_identity_depth(const struct func *f, int n, int depth)
 	return r;
 }
 
-/* The argument node of the lock call spelled at node n, or -1. */
-int lock_call_arg(const struct func *f, int n)
-{
-	for (int k = n; k < f->nnodes; k++) {
-		char *callee;
-		int acq;
-		bool lock;
-
-		if (!node_within(f, k, n) || f->nodes[k].kind != CXCursor_CallExpr)
-			continue;
-		callee = node_callee(f, k);
-		lock = is_lock_call(callee, &acq);
-		free(callee);
-		if (lock)
-			return call_arg(f, k, 0);
-	}
-	return -1;
-}
-
 /*
  * The function a byte offset lies in, read from the text alone (for code the
  * AST lost: a parse error, a branch that is not compiled): the top-level brace

@@ -449,6 +449,8 @@ if command -v cppcheck >/dev/null; then
 		--include="$TOP/tests/analyzer/cppcheck-defs.h" \
 		--error-exitcode=1 $incs $(grep '\.c$' <<<"$files")
 fi
+# the stages use only the stages below them (issue 24; layers.sh prints each upward edge)
+check lint-layers bash "$here/layers.sh" "$TOP" "$BUILD"
 if command -v clang-format >/dev/null; then
 	check lint-clang-format clang-format --style=file:"$TOP/analyzer/.clang-format" --dry-run \
 		--Werror $files
