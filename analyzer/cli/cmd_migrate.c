@@ -100,8 +100,8 @@ void cmd_migrate_usage(FILE *out)
 	      "    --spatch PROG\n"
 	      "        The spatch to run (default: $SPATCH, then spatch in PATH).\n"
 	      "    --no-spatch\n"
-	      "        The analyzer alone (without it, a spatch that fails or dies fails\n"
-	      "        the run with exit 2).\n"
+	      "        The analyzer alone, without spatch or the semantic patches\n"
+	      "        (without it, a spatch that fails or dies fails the run with exit 2).\n"
 	      "    --cocci-dir DIR\n"
 	      "        The semantic patches (default: $BLKMIG_COCCI_DIR, then\n"
 	      "        PREFIX/share/blkmig/cocci beside the installed binary, then the\n"
@@ -313,14 +313,18 @@ int cmd_migrate(int argc, char **argv)
 		goto out;
 	}
 	progress_enable(m.inv.opt.quiet);
+	/* --no-spatch runs no semantic patch: an install without them still migrates, but
+	 * a --cocci-dir given on the command line is checked all the same */
+	bool need_cocci = !m.a.no_spatch || m.a.cocci_dir;
+
 	if ((!m.a.no_spatch && !(spatch = find_spatch(m.a.spatch, err, sizeof(err)))) ||
-	    !(cdir = find_cocci_dir(m.a.cocci_dir, err, sizeof(err))) ||
-	    cocci_files(cdir, &cocci, &copts, err, sizeof(err)) < 0) {
+	    (need_cocci && (!(cdir = find_cocci_dir(m.a.cocci_dir, err, sizeof(err))) ||
+			    cocci_files(cdir, &cocci, &copts, err, sizeof(err)) < 0))) {
 		fprintf(stderr, "blkmig migrate: %s\n", err);
 		rc = BM_EXIT_USAGE;
 		goto out;
 	}
-	macros = cocci_macro_file(cdir);
+	macros = cdir ? cocci_macro_file(cdir) : NULL;
 	stage_time("start");
 	cache = open_cache(&m, spatch, &cocci, &copts, macros);
 	cached = bm_cache_lookup(cache);

@@ -630,6 +630,18 @@ expect_run no-spatch-in-path 2 "spatch \\(Coccinelle\\) not found in PATH.*cocci
 	env PATH=/nonexistent "$BLKMIG" migrate --check "$E/tree"
 expect_run no-cocci-files 2 "holds no \\*\\.cocci file" \
 	"$BLKMIG" migrate --check --cocci-dir "$E" "$E/tree"
+# --no-spatch needs no semantic patches: a lone copy of the binary, with none beside it,
+# fails without it and migrates with it, as the binary beside its cocci/ does
+mkdir -p "$E/lone" && cp "$BLKMIG" "$E/lone/blkmig"
+expect_run lone-binary-needs-cocci 2 "no semantic patches found" \
+	env -u BLKMIG_COCCI_DIR "$E/lone/blkmig" migrate --check --no-cache "$E/tree"
+expect_run lone-binary-no-spatch 1 "would be converted" \
+	env -u BLKMIG_COCCI_DIR "$E/lone/blkmig" migrate --check --no-cache --no-spatch "$E/tree"
+"$BLKMIG" migrate --check --no-cache --no-spatch "$E/tree" >"$E/beside-cocci.out" 2>/dev/null
+cmp -s "$E/lone-binary-no-spatch.out" "$E/beside-cocci.out" && [ -s "$E/beside-cocci.out" ] &&
+	pass errors/lone-binary-no-spatch-same-patch || fail errors/lone-binary-no-spatch-same-patch
+expect_run no-spatch-bad-cocci-dir 2 "holds no \\*\\.cocci file" \
+	"$BLKMIG" migrate --check --no-spatch --cocci-dir "$E" "$E/tree"
 expect_run missing-path 2 "does-not-exist: No such file or directory" \
 	"$BLKMIG" migrate --check "$E/does-not-exist"
 expect_run fix-missing-path 2 "does-not-exist: No such file or directory" \
