@@ -694,7 +694,8 @@ fi
 # ---- make install: blkmig, man page, cocci files, shim sources; lookup by prefix ------
 install_test() {
 	local p=$SCRATCH/prefix w=$SCRATCH/inst rc
-	if ! make -s -C "$TOP" install PREFIX="$p" > "$SCRATCH/install.log" 2>&1; then
+	# the binary under test (BUILD=): not a second build in $TOP/build
+	if ! make -s -C "$TOP" install PREFIX="$p" BUILD="$BUILD" NO_DEPS=1 > "$SCRATCH/install.log" 2>&1; then
 		fail install/make-install "$(tail -5 "$SCRATCH/install.log")"
 		return
 	fi

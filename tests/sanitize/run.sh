@@ -2,12 +2,13 @@
 # tests/sanitize/run.sh — the sanitize suite.
 #
 # Builds blkmig and the migrate test drivers with AddressSanitizer + UBSan
-# (make SANITIZE=1, into build/asan), reruns the analyzer, migrate and cocci suites'
-# runners with those binaries, and fails on any sanitizer report.  Reports go to files
-# (log_path), so one from a parse child or from a run whose exit status a test
-# expects to be non-zero is still caught.  Of the cocci suite only the real tree's part
-# reruns: its cross-check runs blkmig migrate on the whole 2.6.24 tree.  SANITIZE_RUN=1
-# tells the runners to skip what only re-measures the same thing (README.md).
+# (make SANITIZE=1, into $BUILD/asan: build/asan, or under the caller's BUILD=),
+# reruns the analyzer, migrate and cocci suites' runners with those binaries, and
+# fails on any sanitizer report.  Reports go to files (log_path), so one from a parse
+# child or from a run whose exit status a test expects to be non-zero is still caught.
+# Of the cocci suite only the real tree's part reruns: its cross-check runs blkmig
+# migrate on the whole 2.6.24 tree.  SANITIZE_RUN=1 tells the runners to skip what only
+# re-measures the same thing (README.md).
 #
 # Each rerun test is reported as sanitize/SUITE/NAME; sanitize/canary proves that the
 # report files are really written (a deliberate overflow built with the same flags).
@@ -17,6 +18,8 @@ TOP=${TOP:-$(cd "$here/../.." && pwd)}
 SUITE=sanitize
 . "$TOP/tests/lib/testlib.sh"
 MAKE=${MAKE:-make}
+BUILD=${BUILD:-$TOP/build}
+ABUILD=$BUILD/asan # given on each make's command line: a BUILD= of the caller's must not win
 RESULTS=$(cd "$RESULTS" && pwd) # the suites rerun below change directory
 SUITES=${SANITIZE_SUITES:-analyzer migrate cocci}
 work=$RESULTS/sanitize-work
@@ -58,17 +61,17 @@ else
 fi
 
 # ---- the sanitizer build ------------------------------------------------------------
-if ! (cd "$TOP" && nice -n 10 $MAKE --no-print-directory SANITIZE=1 "$TOP/build/asan/blkmig") \
+if ! (cd "$TOP" && nice -n 10 $MAKE --no-print-directory SANITIZE=1 BUILD="$ABUILD" "$ABUILD/blkmig") \
 	>"$work/build.log" 2>&1; then
 	fail build "$(tail -n 15 "$work/build.log")"
 	finish
 	exit
 fi
-if nm "$TOP/build/asan/blkmig" | grep -q '__asan_init' &&
-	nm "$TOP/build/asan/blkmig" | grep -q '__ubsan_handle'; then
+if nm "$ABUILD/blkmig" | grep -q '__asan_init' &&
+	nm "$ABUILD/blkmig" | grep -q '__ubsan_handle'; then
 	pass build-instrumented
 else
-	fail build-instrumented "build/asan/blkmig lacks ASan or UBSan"
+	fail build-instrumented "$ABUILD/blkmig lacks ASan or UBSan"
 fi
 
 # ---- rerun each suite ---------------------------------------------------------------
@@ -76,7 +79,7 @@ export ASAN_OPTIONS UBSAN_OPTIONS SANITIZE_RUN=1 # the runners skip what re-meas
 ASAN_OPTIONS=$(asan_opts "$reports")
 UBSAN_OPTIONS=$(ubsan_opts "$reports")
 for s in $SUITES; do
-	(cd "$TOP" && nice -n 10 $MAKE --no-print-directory SANITIZE=1 "check-$s" \
+	(cd "$TOP" && nice -n 10 $MAKE --no-print-directory SANITIZE=1 BUILD="$ABUILD" "check-$s" \
 		RESULTS="$work/results") >"$work/$s.out" 2>&1
 	if ! grep -qE '^(PASS|FAIL) ' "$work/results/$s.log" 2>/dev/null; then
 		fail "$s" "suite ran no test: $(tail -n 10 "$work/$s.out")"
