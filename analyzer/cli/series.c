@@ -150,6 +150,16 @@ static char *first_clause(const char *e)
 	return xstrndup(e, i);
 }
 
+/* A C identifier and nothing else (a renamed parameter passed on as it is). */
+static bool is_identifier(const char *s)
+{
+	if (!(isalpha((unsigned char)*s) || *s == '_'))
+		return false;
+	while (isalnum((unsigned char)*s) || *s == '_')
+		s++;
+	return !*s;
+}
+
 /* A note migrate or the analysis added to the evidence, not the lock's own evidence. */
 static bool is_note(const char *e)
 {
@@ -826,8 +836,19 @@ static char *body(const struct sfile *s, size_t ns, const struct group *g, const
 			case BM_UT_WRAPPER: kind = " (its callers' value)"; break;
 			default: break;
 			}
+			/* a wrapper's parameter renamed (wrappers.c): the callers carry the
+			 * conversion, the call passes the parameter on as it is */
+			bool renamed = site->uptodate_class == BM_UT_WRAPPER &&
+				       strcmp(args[1], site->uptodate_expr) &&
+				       is_identifier(args[1]);
+
 			topic_add(&err, &nerr, &cerr,
-				  site->uptodate_origin && *site->uptodate_origin
+				  renamed
+				      ? xasprintf("its parameter %s becomes %s, 0 or a negative "
+						  "errno, and each caller's argument is converted "
+						  "to match",
+						  site->uptodate_expr, args[1])
+				  : site->uptodate_origin && *site->uptodate_origin
 				      ? xasprintf("uptodate = %s%s becomes error = %s (%s)",
 						  site->uptodate_expr, kind, args[1],
 						  site->uptodate_origin)

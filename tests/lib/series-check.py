@@ -165,7 +165,11 @@ def main():
                 if not re.search(r'Fixes an old race in [^:]*\b' + re.escape(fn), flat):
                     bad.append('%s: the old race it fixes is not named' % where)
             ut = (s.get('uptodate') or {}).get('expr')
-            if calls and ut and not any(('uptodate = %s' % norm(ut)) in i
+            # a wrapper's parameter renamed: the item names the parameter and its new name
+            said = ['uptodate = %s' % norm(ut)] if ut else []
+            if ut and (s.get('uptodate') or {}).get('class') == 'wrapper_param':
+                said.append('its parameter %s becomes' % norm(ut))
+            if calls and ut and not any(w in i for w in said
                                         for i in items_of(secs, 'Errors', fn)):
                 bad.append('%s: no Errors item with uptodate = %s' % (where, ut))
             by = (s.get('bytes') or {}).get('expr')
