@@ -132,6 +132,8 @@ struct call {
 
 struct ctx {
 	struct bm_run *run;
+	char *const *paths; /* the run's PATHs as given (wrapper_scope.c) */
+	size_t npaths;
 	struct tunit *tus;
 	size_t ntus;
 	struct func *funcs;

@@ -258,6 +258,8 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 	bool *taken, *registers;
 
 	cx.run = run;
+	cx.paths = paths;
+	cx.npaths = npaths;
 	detect_kernel_tree(run, paths, npaths);
 	walk_paths(run, paths, npaths);
 	if (!run->nfiles) {

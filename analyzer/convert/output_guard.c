@@ -18,7 +18,9 @@
  *   - every line that uses end_io_error (spelled out as unlikely((u) <= 0) anywhere,
  *     macro bodies included), up to the end of its parentheses;
  *   - a file-scope #define (with its continuation lines) or declaration that names a
- *     legacy completion call, end_io_error or one of the functions above;
+ *     legacy completion call, end_io_error or one of the functions above; a
+ *     declaration also when it names a function with a site in another file (the
+ *     prototype of a non-static wrapper converted there, in a header of the driver);
  *   - an insertion next to an allowed region, across blank and comment lines (a
  *     version guard #if ... #else ... #endif around a function, a callback inserted
  *     before it); a blank line changed there likewise.
@@ -390,41 +392,6 @@ static void found_active(const struct guard *g, size_t k, void *ctx)
 	*(bool *)ctx |= g->b[k].active;
 }
 
-/* Does s[from, to) name a legacy call, end_io_error or an active definition? */
-static bool names_active(const struct guard *g, size_t from, size_t to)
-{
-	for (size_t i = from; i < to; i++) {
-		size_t a = i;
-		bool act = false;
-
-		if (!ident_char(g->s[i]) || (i > 0 && ident_char(g->s[i - 1])))
-			continue;
-		while (i + 1 < to && ident_char(g->s[i + 1]))
-			i++;
-		if (is_legacy(g->s + a, i + 1 - a))
-			return true;
-		each_named(g, g->s + a, i + 1 - a, found_active, &act);
-		if (act)
-			return true;
-	}
-	return false;
-}
-
-static size_t block_at(const struct guard *g, unsigned line)
-{
-	size_t lo = 0, hi = g->nb;
-
-	while (lo < hi) { /* the first block whose last line is >= line */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (g->b[mid].last < line)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < g->nb && g->b[lo].head <= line ? lo : g->nb;
-}
-
 struct ext_names {
 	const char *const *v; /* sorted */
 	size_t n;
@@ -454,6 +421,43 @@ static bool in_names(const struct ext_names *x, const char *s, size_t len)
 			hi = mid;
 	}
 	return false;
+}
+
+/* Does s[from, to) name a legacy call, end_io_error, an active definition or, with @x,
+ * a function with a site in another file (a prototype of a wrapper converted there)? */
+static bool names_active(const struct guard *g, size_t from, size_t to, const struct ext_names *x)
+{
+	for (size_t i = from; i < to; i++) {
+		size_t a = i;
+		bool act = false;
+
+		if (!ident_char(g->s[i]) || (i > 0 && ident_char(g->s[i - 1])))
+			continue;
+		while (i + 1 < to && ident_char(g->s[i + 1]))
+			i++;
+		if (is_legacy(g->s + a, i + 1 - a) ||
+		    (x && x->n && in_names(x, g->s + a, i + 1 - a)))
+			return true;
+		each_named(g, g->s + a, i + 1 - a, found_active, &act);
+		if (act)
+			return true;
+	}
+	return false;
+}
+
+static size_t block_at(const struct guard *g, unsigned line)
+{
+	size_t lo = 0, hi = g->nb;
+
+	while (lo < hi) { /* the first block whose last line is >= line */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (g->b[mid].last < line)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < g->nb && g->b[lo].head <= line ? lo : g->nb;
 }
 
 static void mark_regions(struct guard *g, const struct og_site *sites, size_t n,
@@ -528,7 +532,7 @@ static void mark_regions(struct guard *g, const struct og_site *sites, size_t n,
 				g->allowed[l] = true;
 	/* file-scope declarations (a wrapper's prototype) and #defines that name them */
 	for (size_t k = 0; k < g->nd; k++)
-		if (names_active(g, g->d[k].from, g->d[k].to))
+		if (names_active(g, g->d[k].from, g->d[k].to, x))
 			for (unsigned l = g->d[k].head; l <= g->d[k].last; l++)
 				g->allowed[l] = true;
 	for (unsigned l = 1; l <= g->nlines; l++) {
@@ -538,7 +542,7 @@ static void mark_regions(struct guard *g, const struct og_site *sites, size_t n,
 			continue;
 		while (e2 < g->nlines && g->pp[e2 + 1] && !g->pp_start[e2 + 1])
 			e2++;
-		if (names_active(g, g->line_off[l], g->line_off[e2 + 1]))
+		if (names_active(g, g->line_off[l], g->line_off[e2 + 1], NULL))
 			for (unsigned x = l; x <= e2; x++)
 				g->allowed[x] = true;
 		l = e2;

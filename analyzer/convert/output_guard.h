@@ -25,7 +25,8 @@ struct og_site {
  * (functions with sites in other files: a wrapper whose callers are here); every function
  * that calls one of those, transitively (the callers of a converted wrapper); the lines that use
  * end_io_error; the file-scope #define bodies and declarations that name a legacy call,
- * end_io_error or one of those functions; insertions next to an allowed region (a
+ * end_io_error or one of those functions (declarations: or one of @names, a wrapper's
+ * prototype in a header); insertions next to an allowed region (a
  * version guard around a function, a callback inserted before it).
  */
 int output_guard_confined(const char *orig, size_t orig_len, const char *new, size_t new_len,

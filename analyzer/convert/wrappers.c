@@ -5,15 +5,19 @@
  * tests on it are flipped (!uptodate -> error, if (uptodate) -> if (!error)),
  * and every caller's argument is converted (1 -> 0, 0 -> -EIO,
  * !x -> x ? -EIO : 0, c -> c ? 0 : -EIO, the exact form for errno-capable
- * values).  A parameter passed on to another wrapper joins its group.  A
- * group converts all at once or not at all: a non-static wrapper (it may
- * have callers outside the run), a function pointer to it, a use of the
- * parameter we cannot convert, or a caller argument with side effects makes
- * every site of the group manual.
+ * values), in whichever analysed file the caller is.  A parameter passed on
+ * to another wrapper joins its group.  A group converts all at once or not
+ * at all: a non-static wrapper whose callers are not provably all known
+ * (exported, or a file that may name it was not analysed: wrapper_scope.c,
+ * which also renames the parameter in its prototypes), a function pointer
+ * to it, a use of the parameter we cannot convert, or a caller argument
+ * with side effects makes every site of the group keep the uptodate
+ * parameter (the exact E(u) at the call inside) or manual.
  */
 #include <string.h>
 
 #include "rewrite.h"
+#include "wrapper_scope.h"
 
 /* The calls of the run grouped by one of their functions (a counting sort): those of
  * function f are calls[at[start[f]]] .. calls[at[start[f + 1] - 1]], in call order. */
@@ -40,6 +44,7 @@ struct wset {
 	int *first_of_func; /* heads and tails of the per-function chains, in */
 	int *last_of_func;  /* the order of the entries (index order) */
 	struct call_index by_callee, by_caller;
+	struct wscope *scope; /* the files that could name a non-static candidate */
 };
 
 static int wfind(struct wset *w, size_t func, int param)
@@ -155,6 +160,7 @@ struct gstate {
 	bool bad;
 	const char *code;
 	char *why;
+	char *held;		/* why its non-static wrappers' callers are all known, or NULL */
 	struct bm_site scratch; /* collects the group's edits */
 };
 
@@ -191,6 +197,17 @@ static bool truth_context(struct tunit *t, const struct func *f, int n)
 	}
 }
 
+/*
+ * blkmig migrate analyses the files with sites and then each one's private copy alone
+ * (cli/migrate_spatch.c), and writes only those files: a wrapper renamed with its callers
+ * in other files (and its prototype in a header) is not its to convert.  It keeps the
+ * exact E(u) at the call inside, as spatch does, and says the same before and after.
+ */
+static bool migrate_run(const struct ctx *cx)
+{
+	return cx->run->command && !strcmp(cx->run->command, "migrate");
+}
+
 static void check_wrapper(struct ctx *cx, struct wset *w, int k, struct gstate *g)
 {
 	struct func *f = &cx->funcs[w->v[k].func];
@@ -198,13 +215,27 @@ static void check_wrapper(struct ctx *cx, struct wset *w, int k, struct gstate *
 	int pi = w->v[k].param;
 	const char *pname = f->param_name[pi];
 
-	if (!f->is_static) {
+	if (!f->is_static && bm_is_legacy_name(f->name, strlen(f->name))) {
+		/* the legacy API's own definition (block/ in a whole tree): its calls are
+		 * sites of their own, converted each on its own */
 		gbad(g, "wrapper_external_callers",
-		     xasprintf(
-			 "%s() passes its parameter '%s' on as uptodate, but it is not static: "
-			 "callers outside the analysed files would keep passing uptodate",
-			 f->name, pname));
+		     xasprintf("%s() passes its parameter '%s' on as uptodate, but it is the "
+			       "legacy API itself: its callers are converted each on its own",
+			       f->name, pname));
 		return;
+	}
+	if (!f->is_static) {
+		char *exported = wscope_exported(cx, f);
+
+		if (exported) {
+			gbad(g, "wrapper_external_callers",
+			     xasprintf("%s() passes its parameter '%s' on as uptodate, but it is "
+				       "not static and is exported (%s): callers outside the "
+				       "analysed files would keep passing uptodate",
+				       f->name, pname, exported));
+			free(exported);
+			return;
+		}
 	}
 	if (f->addr_taken) {
 		gbad(g, "wrapper_external_callers",
@@ -212,6 +243,32 @@ static void check_wrapper(struct ctx *cx, struct wset *w, int k, struct gstate *
 			 "%s() passes '%s' on as uptodate and is called through a pointer (%s)",
 			 f->name, pname, f->addr_evidence));
 		return;
+	}
+	if (!f->is_static) {
+		char *held = NULL;
+		char *why = w->scope ? wscope_check(cx, w->scope, f, pi, &g->scratch, &held)
+			    : migrate_run(cx) ? xstrdup("migrate converts each file with sites "
+							"in a private copy of its own; blkmig "
+							"fix renames it with its callers")
+					      : xstrdup("the files that may name it were not read");
+
+		if (why) {
+			gbad(g, "wrapper_external_callers",
+			     xasprintf("%s() passes its parameter '%s' on as uptodate, but it is "
+				       "not static and its callers are not all known (%s): "
+				       "callers elsewhere would keep passing uptodate",
+				       f->name, pname, why));
+			free(why);
+			return;
+		}
+		if (g->held) {
+			char *both = xasprintf("%s; %s", g->held, held);
+
+			free(g->held);
+			free(held);
+			held = both;
+		}
+		g->held = held;
 	}
 	if (!pname[0]) {
 		gbad(g, "uptodate_unknown", xasprintf("%s(): unnamed parameter", f->name));
@@ -476,6 +533,25 @@ void wrappers_resolve(struct ctx *cx)
 			}
 		}
 	}
+	/* the non-static candidates' files, read once (wrapper_scope.c) */
+	{
+		struct bm_strlist names = {0};
+
+		for (size_t j = 0; j < w.n; j++) {
+			struct func *f = &cx->funcs[w.v[j].func];
+			char *exported =
+			    f->is_static || f->addr_taken ? NULL : wscope_exported(cx, f);
+
+			if (!f->is_static && !f->addr_taken && !exported &&
+			    !bm_is_legacy_name(f->name, strlen(f->name)) &&
+			    !strlist_has(&names, f->name))
+				strlist_push(&names, f->name);
+			free(exported);
+		}
+		if (names.n && !migrate_run(cx))
+			w.scope = wscope_make(cx, &names);
+		strlist_free(&names);
+	}
 	/* The groups' members and sites, each list in index order (a counting sort by
 	 * root), so that every group below reads only its own. */
 	member_start = xcalloc(w.n + 2, sizeof(*member_start));
@@ -529,9 +605,27 @@ void wrappers_resolve(struct ctx *cx)
 
 			s->pattern = BM_PAT_WRAPPER_PARAM;
 			if (g.bad) {
-				if (s->verdict != BM_MANUAL && !keep_uptodate_param(cx, si))
+				if (s->verdict == BM_MANUAL)
+					continue;
+				if (!keep_uptodate_param(cx, si))
 					site_manual(cx, si, g.code, "%s", g.why);
-			} else if (carrier < 0) {
+				else if (!strcmp(g.code, "wrapper_external_callers") &&
+					 !migrate_run(cx)) {
+					/* which condition kept it (migrate's reports stay
+					 * as they were: it does not weigh the rule) */
+					free(s->uptodate_origin);
+					s->uptodate_origin = xasprintf(
+					    "the parameter stays an uptodate value, mapped "
+					    "exactly here: %s",
+					    g.why);
+				}
+				continue;
+			}
+			if (g.held) { /* the rule that let a non-static wrapper convert */
+				free(s->uptodate_origin);
+				s->uptodate_origin = xstrdup(g.held);
+			}
+			if (carrier < 0) {
 				carrier = (long)si;
 				for (size_t e = 0; e < g.scratch.nedits; e++)
 					edit_add(s, g.scratch.edits[e].file,
@@ -545,6 +639,7 @@ void wrappers_resolve(struct ctx *cx)
 		}
 		free(g.scratch.edits);
 		free(g.why);
+		free(g.held);
 	}
 	free(member_start);
 	free(site_start);
@@ -552,5 +647,6 @@ void wrappers_resolve(struct ctx *cx)
 	free(sites);
 	free(site_wp);
 	free(fill);
+	wscope_free(w.scope, cx->ntus);
 	wset_free(&w);
 }

@@ -169,6 +169,43 @@ for c in "$cases"/*.fixed.c; do
 		fail "rewrite-leaves-only-manual-$name" "manual $manual, legacy calls left $left"
 done
 
+# ---- issue 22: a non-static wrapper renamed `error` with its callers across files -----
+# (cases/xwrap: fix's patch renames the parameter in the definition and both prototypes and
+# converts the callers of the other files; the result applies and parses against the model)
+mkdir -p "$tmp/xw" && cp -r "$cases/xwrap" "$tmp/xw/"
+(cd "$tmp/xw" && "$B" fix -q --patch "$tmp/xw.patch" xwrap) >"$tmp/out" 2>&1
+if diff -u "$cases/xwrap/expected.patch" "$tmp/xw.patch" >"$tmp/diff"; then
+	pass xwrap-fix-patch-across-files
+else
+	fail xwrap-fix-patch-across-files "$(head -30 "$tmp/diff")"
+fi
+bad=
+(cd "$tmp/xw" && patch -s -p1 <"$tmp/xw.patch") >"$tmp/err" 2>&1 || bad="patch: $(head -3 "$tmp/err")"
+for f in xw_core xw_irq xw_proc; do
+	clang -fsyntax-only -std=gnu89 -nostdinc -I"$model" -Werror=implicit-function-declaration \
+		-Wno-unused "$tmp/xw/xwrap/$f.c" 2>"$tmp/err" || bad="$bad $f.c: $(head -3 "$tmp/err")"
+done
+[ -z "$bad" ] && pass xwrap-result-compiles || fail xwrap-result-compiles "$bad"
+# given alone, the wrapper's directory is not walked as a whole: the exact E(u) stays
+(cd "$cases" && "$B" scan -q --format brief xwrap/xw_core.c) >"$tmp/out" 2>&1
+(cd "$cases" && "$B" scan -q xwrap/xw_core.c) >"$tmp/text" 2>&1
+grep -q ' uptodate=errno_capable new=__blk_end_request(rq, uptodate > 0 ? 0 : (uptodate ? uptodate : -EIO), ' "$tmp/out" &&
+	grep -q 'its directory xwrap was not walked as a whole' "$tmp/text" &&
+	pass xwrap-single-file-keeps-uptodate || fail xwrap-single-file-keeps-uptodate "$(cat "$tmp/out" "$tmp/text")"
+# in a kernel tree every file of the tree counts: one elsewhere in it that names the
+# wrapper (not walked, not parsed) keeps the parameter; without it the group converts
+xk=$tmp/xktree; mkdir -p "$xk/include/linux" "$xk/include/asm-x86" "$xk/drivers/block" "$xk/drivers/misc"
+cp -r "$cases/xwrap" "$xk/drivers/block/"
+"$B" scan -q --kernel-tree "$xk" "$xk/drivers/block/xwrap" >"$tmp/out" 2>&1
+grep -q 'uptodate (wrapper_param: xw_end_request() is not static, but its callers are all known: .* every file of the kernel tree that names it was analysed' "$tmp/out" &&
+	pass xwrap-kernel-tree-converts || fail xwrap-kernel-tree-converts "$(head -c 600 "$tmp/out")"
+printf 'struct request;\nvoid xw_end_request(struct request *rq, int uptodate);\nvoid xw_misc(struct request *rq)\n{\n\txw_end_request(rq, 1);\n}\n' \
+	>"$xk/drivers/misc/xw_other.c"
+"$B" scan -q --kernel-tree "$xk" "$xk/drivers/block/xwrap" >"$tmp/out" 2>&1
+grep -q 'uptodate (errno_capable: .*drivers/misc/xw_other.c names it and was not analysed' "$tmp/out" &&
+	pass xwrap-kernel-tree-file-elsewhere-keeps-uptodate ||
+	fail xwrap-kernel-tree-file-elsewhere-keeps-uptodate "$(head -c 600 "$tmp/out")"
+
 # ---- verify --original: an old lock bug a conversion kept is a warning ------------
 # (blkmig itself fixes it with blk_end_request; a hand conversion may keep the contract)
 (cd "$cases" && "$EDITS" simple.c) >"$tmp/fixed.c" 2>/dev/null
