@@ -485,13 +485,17 @@ char *wscope_check(struct ctx *cx, struct wscope *ws, const struct func *f, int 
 	{
 		char *list = sbuf_take(&seen);
 
-		*held = xasprintf(
-		    "%s() is not static, but its callers are all known: it is not "
-		    "exported, never used as a value, and every file %s that names it "
-		    "was analysed, each place a call, a prototype (%u, renamed with "
-		    "it) or the definition: %s",
-		    f->name, in_tree ? "of the kernel tree" : "under the walked directories",
-		    nprotos, list);
+		*held =
+		    xasprintf("%s() is not static, but its callers are all known: it is not "
+			      "exported, never used as a value, and every file %s that names it "
+			      "was analysed, each place a call, a prototype (%u, renamed with "
+			      "it) or the definition: %s",
+			      f->name,
+			      in_tree ? "of the kernel tree"
+			      : cx->run->opt.kernel_tree
+				  ? "of the kernel tree or under the walked directories"
+				  : "under the walked directories",
+			      nprotos, list);
 		free(list);
 	}
 	free(def_dir);
