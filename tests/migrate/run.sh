@@ -247,6 +247,33 @@ missed_test() {
 }
 missed_test
 
+# ---- a non-static wrapper shared by a driver's files (tests/analyzer/cases/xwrap): `fix`
+# renames its parameter with its callers in the other files and its header; migrate, which
+# analyses and writes only the files with sites, keeps the exact E(u) inside it, with and
+# without spatch, and its report says just that (no renamed `error`, no other file)
+xwrap_test() {
+	local w=$SCRATCH/xwrap mode bad
+	for mode in spatch no-spatch; do
+		rm -rf "$w" && mkdir -p "$w" && cp -r "$TOP/tests/analyzer/cases/xwrap" "$w/"
+		# shellcheck disable=SC2046 # no option or one
+		(cd "$w" && "$BLKMIG" migrate -q --no-cache $([ $mode = no-spatch ] && echo --no-spatch) \
+			--patch x.patch --report rep xwrap) > /dev/null 2> "$w/log"
+		bad=
+		[ "$(grep -c '^+++ ' "$w/x.patch")" = 1 ] && grep -q '^+++ b/xwrap/xw_core.c' "$w/x.patch" ||
+			bad="patch changes other files: $(grep '^+++ ' "$w/x.patch" | tr '\n' ' ')"
+		grep -q 'uptodate > 0 ? 0 : (uptodate ? uptodate : -EIO)' "$w/x.patch" ||
+			bad="$bad; no exact E(u) in the patch"
+		python3 -c 'import json, sys
+s = json.load(open(sys.argv[1]))["sites"]
+sys.exit(not (len(s) == 1 and s[0]["uptodate"]["class"] == "errno_capable" and
+              "origin" not in s[0]["uptodate"] and s[0]["verdict"] == "auto"))' "$w/rep/report.json" ||
+			bad="$bad; report.json: $(head -c 300 "$w/rep/report.json")"
+		[ -z "$bad" ] && pass "xwrap/migrate-$mode-keeps-exact-mapping" ||
+			fail "xwrap/migrate-$mode-keeps-exact-mapping" "$bad"
+	done
+}
+xwrap_test
+
 # ---- spatch on the private copy finds what plain spatch finds beside the user's file:
 # the header folders (-I, --kernel-tree, the file's own tree) for #define constants --------
 hconst_test() {
