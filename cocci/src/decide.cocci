@@ -768,8 +768,8 @@ def literal_sectors(n):
 def whole_ok(f, name, n, r):
     """Does an unconditional data completion of n (sectors for first, bytes
     for chunk) cover every byte still left, so the final step after it may
-    become 'if (__blk_end_request(...)) BUG();'?  None when it does, else
-    why not."""
+    become one '__blk_end_request(...);' (it then always ends the request)?
+    None when it does, else why not."""
     t, r = norm(n), norm(r)
     if name == "end_that_request_chunk":
         if t in (r + "->hard_nr_sectors<<9", "(" + r + "->hard_nr_sectors<<9)",

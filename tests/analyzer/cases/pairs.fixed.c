@@ -45,8 +45,7 @@ static void pairs_early(struct request *rq, int nsect)
 /* item 6: whole request, result ignored */
 static void pairs_whole(struct request *rq)
 {
-	if (__blk_end_request(rq, -EIO, blk_rq_bytes(rq)))
-		BUG();
+	__blk_end_request(rq, -EIO, blk_rq_bytes(rq));
 }
 
 /* item 4: result kept in a variable */

@@ -45,8 +45,7 @@ static void sm_fail(struct request *failed)
 	if (blk_fs_request(failed)) {
 		__blk_end_request(failed, -EIO, blk_rq_cur_bytes(failed));
 	} else {
-		if (__blk_end_request(failed, -EIO, failed->data_len))
-			BUG();
+		__blk_end_request(failed, -EIO, failed->data_len);
 	}
 }
 
