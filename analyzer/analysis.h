@@ -44,8 +44,12 @@ struct outer_ref {
 struct tunit {
 	size_t file_index; /* into run->files */
 	const char *path;
-	CXTranslationUnit tu;
-	CXFile cxfile;
+	/* the parse, in memory only while units.c keeps it: read through unit_tu(),
+	 * unit_file(); ast_path is its saved AST, loaded again on demand */
+	CXTranslationUnit unit;
+	CXFile unit_file;
+	char *ast_path;
+	unsigned long used; /* units.c: when it was last asked for */
 	char *src;
 	size_t len;
 	size_t *err_offsets;
@@ -74,9 +78,23 @@ struct tunit {
 	bool over_time;	   /* ... past --timeout: analysed no further */
 };
 
+/* What the facts ask of calls, names and labels every round, as plain data: read
+ * once when the node tree is built, so that a round needs no unit in memory for
+ * it (units.c). */
+struct node_ref {
+	char *name;   /* CallExpr: its spelling, the callee's name; GotoStmt, LabelStmt:
+		       * the label */
+	char *usr;    /* CallExpr, DeclRefExpr: what it refers to ("" for nothing) */
+	char *member; /* CallExpr: the member called through (`x->ops->done()`), or NULL */
+	enum CXCursorKind ref_kind; /* DeclRefExpr: the kind of what it names */
+	bool fnptr;		    /* ... a variable or parameter of function pointer type */
+	unsigned file_off;	    /* ... where it is, as clang_getFileLocation() says */
+	int nargs;		    /* CallExpr */
+};
+
 struct node {
-	CXCursor c;
 	enum CXCursorKind kind;
+	struct node_ref *ref;	 /* CallExpr, DeclRefExpr, GotoStmt, LabelStmt */
 	int parent, first, next; /* node indices, -1 for none */
 	int last;		 /* preorder: the subtree is [this node, last] */
 	size_t start, end;	 /* byte range in the main file */
@@ -93,10 +111,16 @@ struct func {
 	size_t tu;
 	char *name, *usr;
 	bool is_static;
-	CXCursor cursor;
+	CXCursor decl; /* func_cursor() */
 	size_t start, end;
 	struct node *nodes;
 	int nnodes;
+	/* each node's cursor while the unit is in memory, else NULL (units.c): read
+	 * through node_cursor() */
+	CXCursor *curs;
+	/* lock_identity_ast() of its nodes asked so far: the same each round */
+	struct lock_memo *lock_ids;
+	size_t nlock_ids, lock_ids_cap;
 	int body;
 	bool has_errors;
 	enum role role;
@@ -174,8 +198,23 @@ size_t site_new(struct ctx *cx, struct func *f, int n, const char *callee);
 void site_manual(struct ctx *cx, size_t si, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* ---- units.c: translation units in memory on demand ------------------------ */
+void units_begin(struct ctx *cx, CXIndex idx);
+void units_end(void);
+CXTranslationUnit unit_tu(struct tunit *t); /* loaded if it was let go; NULL: no parse */
+CXFile unit_file(struct tunit *t);	    /* the main file in unit_tu(t) */
+bool unit_parsed(const struct tunit *t);
+CXCursor node_cursor(const struct func *f, int n);
+CXCursor func_cursor(const struct func *f);
+/* a checkpoint where no cursor is held: units past the limit are let go */
+void units_trim(void);
+void unit_let_go(struct tunit *t);  /* now, if it can be loaded again */
+void unit_release(struct tunit *t); /* for good, with its saved AST */
+CXFile unit_find_main_file(CXTranslationUnit tu, const char *path);
+
 /* ---- ast.c: node trees and source helpers -------------------------------- */
 void ast_build_func(struct ctx *cx, size_t tu, CXCursor fn, struct func *f);
+void ast_refill_unit(struct ctx *cx, size_t ti);
 void ast_free_func(struct func *f);
 size_t loc_offset(CXSourceLocation loc, CXFile *file);
 /* c is a function definition whose (expansion) location is in the file main */
@@ -229,7 +268,7 @@ void facts_collect(struct ctx *cx);
 void facts_forget_marks(struct ctx *cx);
 void facts_free(struct ctx *cx); /* what facts_collect/callgraph_resolve made */
 /* callee member of a call through a struct member ("issue_fn"), or NULL */
-char *member_callee(const struct func *f, int call);
+char *member_callee(const struct func *f, int call); /* the member, or NULL */
 struct func *func_by_usr(struct ctx *cx, const char *usr);
 struct func *func_by_name(struct ctx *cx, const char *name, size_t tu);
 /* fnptr.c: calls through the file's own function-pointer variables */

@@ -26,8 +26,7 @@ static void ctx_free(struct ctx *cx)
 	for (size_t i = 0; i < cx->ntus; i++) {
 		struct tunit *t = &cx->tus[i];
 
-		if (t->tu)
-			clang_disposeTranslationUnit(t->tu);
+		unit_release(t);
 		free(t->src);
 		free(t->clean);
 		free(t->fields_why);
@@ -355,6 +354,7 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 	if (!idx)
 		idx = kept_env ? kept_idx : clang_createIndex(0, 0);
 	cx.tus = xcalloc(run->nfiles ? run->nfiles : 1, sizeof(*cx.tus));
+	units_begin(&cx, idx);
 	/*
 	 * Whole-tree facts (tree_index.c): the files that register a queue are
 	 * parsed with the legacy ones; then, round by round, the files that
@@ -437,9 +437,11 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 	if (reuse && !bm_parse_keep_env) {
 		reuse_put(reuse, &cx, env, idx); /* the next run's, then */
 		ctx_free(&cx);
+		units_end();
 		return 0;
 	}
 	ctx_free(&cx);
+	units_end();
 	if (bm_parse_keep_env) {
 		kept_env = env;
 		kept_idx = idx;

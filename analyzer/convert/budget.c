@@ -12,11 +12,12 @@
  * file over its limit never collected its later functions. */
 static char *enclosing_function(struct tunit *t, size_t off)
 {
+	CXTranslationUnit tu = unit_tu(t);
 	CXCursor c;
 
-	if (!t->tu || !t->cxfile)
+	if (!tu || !unit_file(t))
 		return xstrdup("");
-	c = clang_getCursor(t->tu, clang_getLocationForOffset(t->tu, t->cxfile, (unsigned)off));
+	c = clang_getCursor(tu, clang_getLocationForOffset(tu, unit_file(t), (unsigned)off));
 	while (!clang_Cursor_isNull(c) && c.kind != CXCursor_FunctionDecl &&
 	       c.kind != CXCursor_TranslationUnit)
 		c = clang_getCursorSemanticParent(c);

@@ -84,7 +84,7 @@ size_t site_new(struct ctx *cx, struct func *f, int n, const char *callee)
 	struct tunit *t = &cx->tus[f->tu];
 	size_t si = site_alloc(cx);
 	struct bm_site *s = &cx->run->sites[si];
-	CXCursor ref = clang_getCursorReferenced(f->nodes[n].c);
+	CXCursor ref = clang_getCursorReferenced(node_cursor(f, n));
 
 	s->file = xstrdup(t->path);
 	s->offset = f->nodes[n].start;
@@ -263,7 +263,7 @@ static bool movable(struct plan *p, int st, char **why)
 		}
 		if (k != CXCursor_DeclRefExpr)
 			continue;
-		CXCursor r = clang_getCursorReferenced(f->nodes[n].c);
+		CXCursor r = clang_getCursorReferenced(node_cursor(f, n));
 		enum CXCursorKind rk = clang_getCursorKind(r);
 		char *u = cursor_usr(r);
 		bool local = rk == CXCursor_ParmDecl ||
@@ -354,7 +354,7 @@ void fill_common(struct plan *p, struct uptodate *u, struct bytes *b)
 		CXCursor r;
 
 		if (a >= 0 && p->f->nodes[a].kind == CXCursor_DeclRefExpr) {
-			r = clang_getCursorReferenced(p->f->nodes[a].c);
+			r = clang_getCursorReferenced(node_cursor(p->f, a));
 			if (clang_getCursorKind(r) == CXCursor_VarDecl &&
 			    clang_getCursorKind(clang_getCursorSemanticParent(r)) ==
 				CXCursor_FunctionDecl) {
@@ -460,7 +460,7 @@ static bool hoist_reads(struct plan *p, int st)
 		for (c = f->nodes[n].parent; c >= 0 && f->nodes[c].kind != CXCursor_MemberRefExpr;
 		     c = f->nodes[c].parent)
 			;
-		CXString fn = clang_getCursorSpelling(f->nodes[c].c);
+		CXString fn = clang_getCursorSpelling(node_cursor(f, c));
 
 		ok = stable_field(clang_getCString(fn));
 		clang_disposeString(fn);
@@ -510,9 +510,9 @@ static bool hoist_reads(struct plan *p, int st)
 	while (set_at > 0 && t->src[set_at - 1] != '\n')
 		set_at--;
 	for (int k = 0; k < ntop && ok; k++) {
-		CXType ty = clang_getCursorType(f->nodes[tops[k]].c);
+		CXType ty = clang_getCursorType(node_cursor(f, tops[k]));
 		CXString ts = clang_getTypeSpelling(ty);
-		CXString mn = clang_getCursorSpelling(f->nodes[tops[k]].c);
+		CXString mn = clang_getCursorSpelling(node_cursor(f, tops[k]));
 		const char *type = clang_getCString(ts);
 		char *local = xasprintf("saved_%s", clang_getCString(mn));
 		char *chain = node_text(t, &f->nodes[tops[k]]);
@@ -524,7 +524,7 @@ static bool hoist_reads(struct plan *p, int st)
 			bool taken = false;
 
 			for (int n = 0; n < f->nnodes; n++) {
-				CXString sp = clang_getCursorSpelling(f->nodes[n].c);
+				CXString sp = clang_getCursorSpelling(node_cursor(f, n));
 
 				taken |= !strcmp(clang_getCString(sp), local);
 				clang_disposeString(sp);

@@ -126,7 +126,7 @@ int bios_ended_by_driver(struct tunit *t, const struct func *f, int L, const cha
 			hit = !strcmp(callee, "bio_endio") || !strcmp(callee, "bio_put");
 			free(callee);
 		} else if (f->nodes[n].kind == CXCursor_MemberRefExpr) {
-			CXString fld = clang_getCursorSpelling(f->nodes[n].c);
+			CXString fld = clang_getCursorSpelling(node_cursor(f, n));
 
 			hit = !strcmp(clang_getCString(fld), "bio") ||
 			      !strcmp(clang_getCString(fld), "biotail");

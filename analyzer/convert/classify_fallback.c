@@ -60,19 +60,20 @@ static size_t func_at(const struct file_funcs *ff, size_t off, bool *found)
  */
 static bool ast_declares_at(struct tunit *t, size_t off)
 {
+	CXTranslationUnit tu = unit_tu(t);
 	CXSourceLocation loc;
 	CXCursor c;
 	CXFile file;
 	unsigned at;
 
-	if (!t->tu || !t->cxfile)
+	if (!tu || !unit_file(t))
 		return false;
-	loc = clang_getLocationForOffset(t->tu, t->cxfile, (unsigned)off);
-	c = clang_getCursor(t->tu, loc);
+	loc = clang_getLocationForOffset(tu, unit_file(t), (unsigned)off);
+	c = clang_getCursor(tu, loc);
 	if (c.kind != CXCursor_FunctionDecl)
 		return false;
 	clang_getSpellingLocation(clang_getCursorLocation(c), &file, NULL, NULL, &at);
-	return file && clang_File_isEqual(file, t->cxfile) && at == off;
+	return file && clang_File_isEqual(file, unit_file(t)) && at == off;
 }
 
 /*
@@ -180,7 +181,7 @@ void token_fallback(struct ctx *cx)
 			bool infn;
 			size_t fi;
 
-			if (!hit->call || (t->tu && defined_in_run(cx, hit->name, ti)))
+			if (!hit->call || (unit_parsed(t) && defined_in_run(cx, hit->name, ti)))
 				continue;
 			/* a site already (cheap) before asking the AST (clang_getCursor) */
 			if (nknown &&

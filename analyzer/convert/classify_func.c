@@ -180,6 +180,7 @@ static void manual_sites_lock(struct ctx *cx)
 
 		if (s->verdict != BM_MANUAL || s->lock != BM_LOCK_UNKNOWN || s->lock_evidence.n)
 			continue;
+		units_trim(); /* between sites: no cursor is held */
 		for (size_t fi = 0; fi < cx->nfuncs; fi++) {
 			struct func *f = &cx->funcs[fi];
 			int n;
@@ -207,8 +208,10 @@ static int site_cmp_ctx(const void *a, const void *b)
 
 void classify_all(struct ctx *cx)
 {
-	for (size_t fi = 0; fi < cx->nfuncs; fi++)
+	for (size_t fi = 0; fi < cx->nfuncs; fi++) {
+		units_trim(); /* between functions: no cursor is held */
 		classify_func(cx, fi);
+	}
 	wrappers_resolve(cx);
 	locals_rename(cx);
 	manual_sites_lock(cx);

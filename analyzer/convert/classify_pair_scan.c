@@ -40,7 +40,7 @@ static bool decl_only_for(struct plan *p, int st, int lk, int ul)
 			     k == CXCursor_CompoundAssignOperator || k == CXCursor_UnaryOperator))
 				return false;
 		}
-		usr = cursor_usr(f->nodes[v].c);
+		usr = cursor_usr(node_cursor(f, v));
 		for (int n = 0; n < f->nnodes; n++) {
 			char *u;
 			bool same;
@@ -242,7 +242,7 @@ void remove_unused_flags(struct plan *p, struct bm_site *s, int lock_stmt, int g
 		if (f->nodes[n].kind != CXCursor_VarDecl &&
 		    f->nodes[n].kind != CXCursor_DeclRefExpr)
 			continue;
-		sp = clang_getCursorSpelling(f->nodes[n].c);
+		sp = clang_getCursorSpelling(node_cursor(f, n));
 		same = !strcmp(clang_getCString(sp), name);
 		clang_disposeString(sp);
 		if (!same)

@@ -60,7 +60,7 @@ static bool const_value(const struct func *f, int n, long long *v)
 	n = node_strip_casts(f, n);
 	if (n < 0)
 		return false;
-	r = clang_Cursor_Evaluate(f->nodes[n].c);
+	r = clang_Cursor_Evaluate(node_cursor(f, n));
 	if (r && clang_EvalResult_getKind(r) == CXEval_Int) {
 		*v = clang_EvalResult_getAsLongLong(r);
 		ok = true;
@@ -85,11 +85,11 @@ static char *file_private_storage(struct tunit *t, const struct func *f, int n)
 	if (n < 0 || (f->nodes[n].kind != CXCursor_MemberRefExpr &&
 		      f->nodes[n].kind != CXCursor_DeclRefExpr))
 		return NULL;
-	r = clang_getCursorReferenced(f->nodes[n].c);
+	r = clang_getCursorReferenced(node_cursor(f, n));
 	k = clang_getCursorKind(r);
 	if (k == CXCursor_FieldDecl) {
 		clang_getSpellingLocation(clang_getCursorLocation(r), &file, NULL, NULL, NULL);
-		if (!file || !t->cxfile || !clang_File_isEqual(file, t->cxfile))
+		if (!file || !unit_file(t) || !clang_File_isEqual(file, unit_file(t)))
 			return NULL;
 	} else if (k != CXCursor_VarDecl || clang_Cursor_getStorageClass(r) != CX_SC_Static) {
 		return NULL;
@@ -332,7 +332,7 @@ static bool has_word(const char *hay, size_t len, const char *name)
 static char *spelling_of_ref(const struct func *f, int n)
 {
 	CXString sp =
-	    clang_getCursorSpelling(clang_getCursorReferenced(f->nodes[node_strip(f, n)].c));
+	    clang_getCursorSpelling(clang_getCursorReferenced(node_cursor(f, node_strip(f, n))));
 	char *r = xstrdup(clang_getCString(sp));
 
 	clang_disposeString(sp);

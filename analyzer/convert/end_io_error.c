@@ -105,6 +105,8 @@ static void rewrite_unit(struct ctx *cx, size_t tu)
 
 void rewrite_end_io_error(struct ctx *cx)
 {
-	for (size_t tu = 0; tu < cx->ntus; tu++)
+	for (size_t tu = 0; tu < cx->ntus; tu++) {
+		units_trim(); /* between units: no cursor is held */
 		rewrite_unit(cx, tu);
+	}
 }

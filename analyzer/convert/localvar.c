@@ -37,7 +37,7 @@ static bool rename_edits(struct ctx *cx, struct func *f, const char *usr, struct
 		struct node *nd = &f->nodes[n];
 
 		if (nd->kind == CXCursor_VarDecl) {
-			char *u = cursor_usr(nd->c);
+			char *u = cursor_usr(node_cursor(f, n));
 			bool mine = !strcmp(u, usr);
 			CXString sp;
 			CXFile file;
@@ -47,9 +47,9 @@ static bool rename_edits(struct ctx *cx, struct func *f, const char *usr, struct
 			free(u);
 			if (!mine)
 				continue;
-			sp = clang_getCursorSpelling(nd->c);
-			off = loc_offset(clang_getCursorLocation(nd->c), &file);
-			if (!file || !clang_File_isEqual(file, t->cxfile) ||
+			sp = clang_getCursorSpelling(node_cursor(f, n));
+			off = loc_offset(clang_getCursorLocation(node_cursor(f, n)), &file);
+			if (!file || !clang_File_isEqual(file, unit_file(t)) ||
 			    strncmp(t->src + off, clang_getCString(sp),
 				    strlen(clang_getCString(sp)))) {
 				clang_disposeString(sp);
@@ -137,7 +137,7 @@ static bool rename_edits(struct ctx *cx, struct func *f, const char *usr, struct
 
 		if (k != CXCursor_VarDecl && k != CXCursor_DeclRefExpr && k != CXCursor_ParmDecl)
 			continue;
-		sp = clang_getCursorSpelling(f->nodes[n].c);
+		sp = clang_getCursorSpelling(node_cursor(f, n));
 		clash = !strcmp(clang_getCString(sp), "error");
 		clang_disposeString(sp);
 		if (clash)
@@ -194,6 +194,7 @@ void locals_rename(struct ctx *cx)
 		struct bm_site scratch = {0};
 		bool ok = true;
 
+		units_trim(); /* between sites: no cursor is held */
 		if (done[si] || !cx->lvar[si] || cx->lfunc[si] < 0)
 			continue;
 		for (size_t sj = si; sj < nsites; sj++) {

@@ -54,8 +54,7 @@ static void kept_free(struct kept *k)
 {
 	free(k->path);
 	free(k->src);
-	if (k->t.tu)
-		clang_disposeTranslationUnit(k->t.tu);
+	unit_release(&k->t);
 	free(k->t.err_offsets);
 	func_index_free(&k->t);
 	free(k->f.reason);
@@ -142,8 +141,10 @@ struct parse_env *reuse_take_env(struct bm_reuse *r, struct bm_run *run, CXIndex
 /* What a parse made of a unit (parse.c, func_index.c), moved from one unit to another. */
 static void move_parse(struct tunit *to, struct tunit *from)
 {
-	to->tu = from->tu;
-	to->cxfile = from->cxfile;
+	to->unit = from->unit;
+	to->unit_file = from->unit_file;
+	to->ast_path = from->ast_path;
+	to->used = from->used;
 	to->err_offsets = from->err_offsets;
 	to->nerr = from->nerr;
 	to->err_cap = from->err_cap;
@@ -154,8 +155,9 @@ static void move_parse(struct tunit *to, struct tunit *from)
 	to->outer = from->outer;
 	to->nouter = from->nouter;
 	to->outer_listed = from->outer_listed;
-	from->tu = NULL;
-	from->cxfile = NULL;
+	from->unit = NULL;
+	from->unit_file = NULL;
+	from->ast_path = NULL;
 	from->err_offsets = NULL;
 	from->nerr = from->err_cap = 0;
 	from->fn_at = NULL;
@@ -196,7 +198,7 @@ bool reuse_take_parse(struct bm_reuse *r, struct bm_run *run, size_t fi, const c
 	if (!r)
 		return false;
 	for (size_t i = 0; i < r->nkept && !k; i++)
-		if (r->kept[i].t.tu && !strcmp(r->kept[i].path, file->path))
+		if (unit_parsed(&r->kept[i].t) && !strcmp(r->kept[i].path, file->path))
 			k = &r->kept[i];
 	if (!k || k->unusable || k->len != len || memcmp(k->src, src, len))
 		return false;
@@ -236,7 +238,7 @@ void reuse_put(struct bm_reuse *r, struct ctx *cx, struct parse_env *env, CXInde
 		struct bm_file *file = &cx->run->files[t->file_index];
 		struct kept *k;
 
-		if (!t->tu || !t->src)
+		if (!unit_parsed(t) || !t->src)
 			continue;
 		k = vec_push(r->kept, r->nkept, r->kept_cap);
 		memset(k, 0, sizeof(*k));
@@ -246,7 +248,10 @@ void reuse_put(struct bm_reuse *r, struct ctx *cx, struct parse_env *env, CXInde
 		t->src = NULL;
 		move_parse(&k->t, t);
 		copy_file_parse(&k->f, file);
-		clang_getInclusions(k->t.tu, note_included, k);
+		if (unit_tu(&k->t))
+			clang_getInclusions(k->t.unit, note_included, k);
+		/* kept on disk until the next run asks for it (units.c) */
+		unit_let_go(&k->t);
 	}
 	r->env = env;
 	r->idx = idx;

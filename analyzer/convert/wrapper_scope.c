@@ -283,8 +283,8 @@ static long unit_of(struct ctx *cx, struct wscope *ws, const struct wscope_file 
 		    bool *main)
 {
 	for (size_t k = 0; k < cx->ntus; k++)
-		if (cx->tus[k].tu && !strcmp(ws->tu_real[k], wf->real)) {
-			*file = cx->tus[k].cxfile;
+		if (unit_parsed(&cx->tus[k]) && !strcmp(ws->tu_real[k], wf->real)) {
+			*file = unit_file(&cx->tus[k]);
 			*main = true;
 			return (long)k;
 		}
@@ -293,10 +293,14 @@ static long unit_of(struct ctx *cx, struct wscope *ws, const struct wscope_file 
 		return -1;
 	for (size_t k = 0; k < cx->ntus; k++) {
 		struct inclusion_hunt h = {wf->real, NULL};
+		/* a unit not in memory holds no cursor of the caller's: it may go again */
+		bool was_loaded = cx->tus[k].unit != NULL;
 
-		if (!cx->tus[k].tu)
+		if (!unit_tu(&cx->tus[k]))
 			continue;
-		clang_getInclusions(cx->tus[k].tu, find_inclusion, &h);
+		clang_getInclusions(cx->tus[k].unit, find_inclusion, &h);
+		if (!h.found && !was_loaded)
+			unit_let_go(&cx->tus[k]);
 		if (h.found) {
 			*file = h.found;
 			return (long)k;
@@ -406,7 +410,7 @@ char *wscope_check(struct ctx *cx, struct wscope *ws, const struct func *f, int 
 		free(def_dir);
 		return why;
 	}
-	def_off = loc_offset(clang_getCursorLocation(f->cursor), &deff);
+	def_off = loc_offset(clang_getCursorLocation(func_cursor(f)), &deff);
 	for (size_t i = 0; i < ws->n; i++) {
 		struct wscope_file *wf = &ws->v[i];
 		CXFile file = NULL;
@@ -452,8 +456,9 @@ char *wscope_check(struct ctx *cx, struct wscope *ws, const struct func *f, int 
 				if (hit || why)
 					continue;
 			}
-			c = clang_getCursor(cx->tus[k].tu, clang_getLocationForOffset(
-							       cx->tus[k].tu, file, (unsigned)at));
+			c = clang_getCursor(
+			    unit_tu(&cx->tus[k]),
+			    clang_getLocationForOffset(unit_tu(&cx->tus[k]), file, (unsigned)at));
 			if (clang_getCursorKind(c) == CXCursor_FunctionDecl &&
 			    !clang_isCursorDefinition(c)) {
 				CXString u = clang_getCursorUSR(c);

@@ -280,7 +280,7 @@ static void check_wrapper(struct ctx *cx, struct wset *w, int k, struct gstate *
 
 		if (kk == CXCursor_VarDecl || kk == CXCursor_DeclRefExpr ||
 		    (kk == CXCursor_ParmDecl && n != 0)) {
-			CXString s = clang_getCursorSpelling(f->nodes[n].c);
+			CXString s = clang_getCursorSpelling(node_cursor(f, n));
 			bool clash =
 			    !strcmp(clang_getCString(s), "error") && strcmp(pname, "error");
 
@@ -294,11 +294,11 @@ static void check_wrapper(struct ctx *cx, struct wset *w, int k, struct gstate *
 	}
 	/* rename the parameter */
 	{
-		CXCursor pc = clang_Cursor_getArgument(f->cursor, (unsigned)pi);
+		CXCursor pc = clang_Cursor_getArgument(func_cursor(f), (unsigned)pi);
 		CXFile file;
 		size_t off = loc_offset(clang_getCursorLocation(pc), &file);
 
-		if (!file || !clang_File_isEqual(file, t->cxfile) ||
+		if (!file || !clang_File_isEqual(file, unit_file(t)) ||
 		    strncmp(t->src + off, pname, strlen(pname))) {
 			gbad(g, "uptodate_unknown",
 			     xasprintf("%s(): cannot locate the parameter '%s'", f->name, pname));
@@ -511,6 +511,8 @@ void wrappers_resolve(struct ctx *cx)
 			struct call *cl = &cx->calls[c];
 			struct func *g = callee_of(cx, cl), *caller = &cx->funcs[cl->func];
 
+			units_trim(); /* between calls: no cursor is held */
+
 			/* a call of the legacy API itself (block/ll_rw_blk.c's end_request
 			 * in a whole tree) is a site, rewritten with it, not a wrapper */
 			if (!g || bm_is_legacy_name(g->name, strlen(g->name)))
@@ -587,6 +589,7 @@ void wrappers_resolve(struct ctx *cx)
 
 		if (r != (int)k)
 			continue;
+		units_trim(); /* between groups: no cursor is held */
 		for (size_t m = member_start[r]; m < member_start[r + 1] && !g.bad; m++)
 			check_wrapper(cx, &w, (int)members[m], &g);
 		for (size_t m = site_start[r]; m < site_start[r + 1]; m++) {

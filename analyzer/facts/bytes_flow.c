@@ -162,7 +162,7 @@ void bytes_from_sectors(struct ctx *cx, struct func *f, int n, const char *rq, s
 				   txt);
 	} else {
 		if (s >= 0 && f->nodes[s].kind == CXCursor_DeclRefExpr &&
-		    clang_getCursorKind(clang_getCursorReferenced(f->nodes[s].c)) ==
+		    clang_getCursorKind(clang_getCursorReferenced(node_cursor(f, s))) ==
 			CXCursor_VarDecl) {
 			int cnt;
 			char *vals = assigned_values(cx, f, s, &cnt);
@@ -202,7 +202,7 @@ void bytes_from_bytes(struct ctx *cx, struct func *f, int n, struct bytes *b)
 		return;
 	}
 	if (s >= 0 && f->nodes[s].kind == CXCursor_DeclRefExpr &&
-	    clang_getCursorKind(clang_getCursorReferenced(f->nodes[s].c)) == CXCursor_VarDecl) {
+	    clang_getCursorKind(clang_getCursorReferenced(node_cursor(f, s))) == CXCursor_VarDecl) {
 		int cnt;
 		char *vals = assigned_values(cx, f, s, &cnt);
 

@@ -215,6 +215,7 @@ void callgraph_resolve(struct ctx *cx)
 	for (size_t i = 0; i < cx->nfuncs; i++) {
 		struct func *f = &cx->funcs[i];
 
+		units_trim(); /* between functions: no cursor is held */
 		lockctx_func(cx, f);
 		f->entry = f->role == ROLE_REQUEST_FN	      ? LK_HELD
 			   : f->role == ROLE_ASYNC	      ? LK_NOT

@@ -331,7 +331,7 @@ static void collect_calls(struct ctx *cx, size_t fi)
 		c->func = fi;
 		c->node = n;
 		c->callee_name = node_callee(f, n);
-		c->callee_usr = cursor_usr(clang_getCursorReferenced(f->nodes[n].c));
+		c->callee_usr = xstrdup(f->nodes[n].ref->usr);
 	}
 }
 
@@ -347,7 +347,7 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
 	(void)parent;
 	if (t->over_time)
 		return CXChildVisit_Break;
-	if (!is_main_file_definition(c, t->cxfile))
+	if (!is_main_file_definition(c, unit_file(t)))
 		return CXChildVisit_Continue;
 	if (!cursor_range(t, c, &start, &end, &macro))
 		return CXChildVisit_Continue;
@@ -363,7 +363,7 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
 	clang_disposeString(name);
 	f->usr = cursor_usr(c);
 	f->is_static = clang_Cursor_getStorageClass(c) == CX_SC_Static;
-	f->cursor = c;
+	f->decl = c;
 	f->start = start;
 	f->end = end;
 	f->nparams = clang_Cursor_getNumArguments(c);
@@ -395,14 +395,8 @@ static struct func *arg_function(struct ctx *cx, const struct func *f, int a)
 		a = node_strip_casts(f, node_child(f, a, 0));
 	if (a < 0 || f->nodes[a].kind != CXCursor_DeclRefExpr)
 		return NULL;
-	CXCursor d = clang_getCursorReferenced(f->nodes[a].c);
-
-	if (clang_getCursorKind(d) == CXCursor_FunctionDecl) {
-		char *usr = cursor_usr(d);
-
-		r = func_by_usr(cx, usr);
-		free(usr);
-	}
+	if (f->nodes[a].ref->ref_kind == CXCursor_FunctionDecl)
+		r = func_by_usr(cx, f->nodes[a].ref->usr);
 	return r;
 }
 
@@ -413,6 +407,7 @@ static void ast_registrations(struct ctx *cx)
 		struct call *c = &cx->calls[k];
 		struct func *f = &cx->funcs[c->func];
 
+		units_trim(); /* between calls: no cursor is held */
 		for (size_t r = 0; r < sizeof(regs) / sizeof(regs[0]); r++) {
 			struct func *g;
 			int a;
@@ -429,24 +424,9 @@ static void ast_registrations(struct ctx *cx)
 
 char *member_callee(const struct func *f, int call)
 {
-	int n = node_child(f, call, 0);
+	const struct node_ref *r = f->nodes[call].ref;
 
-	for (int guard = 0; n >= 0 && guard < 8; guard++) {
-		enum CXCursorKind k = f->nodes[n].kind;
-
-		if (k == CXCursor_MemberRefExpr) {
-			CXString sp = clang_getCursorSpelling(f->nodes[n].c);
-			char *r = xstrdup(clang_getCString(sp));
-
-			clang_disposeString(sp);
-			return r[0] ? r : (free(r), NULL);
-		}
-		if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr &&
-		    k != CXCursor_UnaryOperator && k != CXCursor_CStyleCastExpr)
-			return NULL;
-		n = node_child(f, n, k == CXCursor_CStyleCastExpr ? node_nchildren(f, n) - 1 : 0);
-	}
-	return NULL;
+	return r && r->member ? xstrdup(r->member) : NULL;
 }
 
 /*
@@ -543,6 +523,7 @@ static void queue_lock_parameters(struct ctx *cx)
 		int a, pi = -1;
 		char *usr;
 
+		units_trim(); /* between calls: no cursor is held */
 		if (strncmp(c->callee_name, "blk_init_queue", 14) ||
 		    (a = node_strip_casts(f, call_arg(f, c->node, 1))) < 0 ||
 		    f->nodes[a].kind != CXCursor_DeclRefExpr)
@@ -771,7 +752,7 @@ static void lost_calls(struct ctx *cx)
 
 		/* (a unit past --timeout has no functions built: budget.c says so of
 		 * the functions it names, not "code the parse does not have") */
-		if (!t->tu || !s || t->over_time)
+		if (!unit_parsed(t) || !s || t->over_time)
 			continue;
 		for (size_t k = 0; k < cx->ncalls; k++) {
 			struct func *f = &cx->funcs[cx->calls[k].func];
@@ -842,7 +823,8 @@ void facts_collect(struct ctx *cx)
 		void *args[2] = {cx, &ti};
 		CXCursor *listed;
 
-		if (!cx->tus[ti].tu)
+		units_trim();
+		if (!unit_tu(&cx->tus[ti]))
 			continue;
 		/* the child's list spares reading every header declaration in */
 		listed = func_index_cursors(&cx->tus[ti]);
@@ -853,16 +835,18 @@ void facts_collect(struct ctx *cx)
 					break;
 			free(listed);
 		} else {
-			clang_visitChildren(clang_getTranslationUnitCursor(cx->tus[ti].tu),
+			clang_visitChildren(clang_getTranslationUnitCursor(unit_tu(&cx->tus[ti])),
 					    top_visit, args);
 		}
+		/* built: a load of it from now on gives its nodes their cursors again */
+		cx->nbuilt_tus = ti + 1;
 	}
 	cx->nbuilt_tus = cx->ntus;
 	index_funcs(cx);
 	for (size_t fi = 0; fi < cx->nfuncs; fi++)
 		collect_calls(cx, fi);
 	for (size_t ti = 0; ti < cx->ntus; ti++)
-		if (cx->tus[ti].tu)
+		if (unit_parsed(&cx->tus[ti]))
 			text_facts(cx, ti);
 	/* the struct of a lock field given to blk_init_queue (see is_queue_lock) */
 	for (size_t k = 0; k < cx->ncalls; k++) {
@@ -871,6 +855,7 @@ void facts_collect(struct ctx *cx)
 		struct tunit *t = &cx->tus[f->tu];
 		int a;
 
+		units_trim(); /* between calls: no cursor is held */
 		if (strncmp(c->callee_name, "blk_init_queue", 14) ||
 		    (a = call_arg(f, c->node, 1)) < 0)
 			continue;

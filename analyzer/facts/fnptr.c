@@ -130,7 +130,7 @@ static long slot_of(struct pstate *ps, CXCursor decl)
 	clang_disposeString(nm);
 	s->decl_off = cursor_off(decl, &file);
 	s->kind = SL_BAD;
-	if (!file || !clang_File_isEqual(file, t->cxfile) ||
+	if (!file || !clang_File_isEqual(file, unit_file(t)) ||
 	    !is_fnptr_type(clang_getCursorType(decl)))
 		return (long)(ps->nslots - 1);
 	if (k == CXCursor_VarDecl && clang_getCursorKind(parent) == CXCursor_TranslationUnit) {
@@ -168,7 +168,7 @@ static void add_edge(struct pstate *ps, long from_slot, long from_fn, long to, s
 /* The function a call node calls directly, or NULL. */
 static struct func *direct_callee(struct ctx *cx, const struct func *f, int call)
 {
-	CXCursor d = clang_getCursorReferenced(f->nodes[call].c);
+	CXCursor d = clang_getCursorReferenced(node_cursor(f, call));
 	struct func *g = NULL;
 
 	if (clang_getCursorKind(d) == CXCursor_FunctionDecl) {
@@ -209,7 +209,7 @@ static bool flow(struct pstate *ps, size_t fi, int n, long slot, long fn, size_t
 		case CXCursor_ParenExpr:
 		case CXCursor_CStyleCastExpr: n = p; continue;
 		case CXCursor_UnaryOperator:
-			switch (type_kind(f->nodes[p].c)) {
+			switch (type_kind(node_cursor(f, p))) {
 			case T_INT: /* !v */ return true;
 			case T_FN: /* *v */
 			case T_FNPTR: /* &f, *v */ n = p; continue;
@@ -228,7 +228,7 @@ static bool flow(struct pstate *ps, size_t fi, int n, long slot, long fn, size_t
 			 * for a store only adds a caller), else a comma or arithmetic
 			 * passing the value on.  Stored anywhere but a variable: escapes.
 			 */
-			kind = type_kind(f->nodes[p].c);
+			kind = type_kind(node_cursor(f, p));
 			if (kind == T_INT)
 				return true;
 			if (kind != T_FNPTR)
@@ -239,7 +239,8 @@ static bool flow(struct pstate *ps, size_t fi, int n, long slot, long fn, size_t
 				while (l >= 0 && f->nodes[l].kind == CXCursor_ParenExpr)
 					l = f->nodes[l].first;
 				if (l >= 0 && f->nodes[l].kind == CXCursor_DeclRefExpr) {
-					to = slot_of(ps, clang_getCursorReferenced(f->nodes[l].c));
+					to = slot_of(ps,
+						     clang_getCursorReferenced(node_cursor(f, l)));
 					add_edge(ps, slot, fn, to, at);
 				} else if (l < 0 || f->nodes[l].kind != CXCursor_UnexposedExpr) {
 					return false;
@@ -270,13 +271,14 @@ static bool flow(struct pstate *ps, size_t fi, int n, long slot, long fn, size_t
 				g = direct_callee(cx, f, p);
 				if (!g || g->tu != ps->tu || k >= g->nparams)
 					return false;
-				to = slot_of(ps, clang_Cursor_getArgument(g->cursor, (unsigned)k));
+				to = slot_of(ps,
+					     clang_Cursor_getArgument(func_cursor(g), (unsigned)k));
 				add_edge(ps, slot, fn, to, at);
 				return true;
 			}
 			return false;
 		case CXCursor_VarDecl:
-			to = slot_of(ps, f->nodes[p].c);
+			to = slot_of(ps, node_cursor(f, p));
 			add_edge(ps, slot, fn, to, at);
 			return true;
 		case CXCursor_IfStmt:
@@ -305,7 +307,7 @@ static bool is_write(const struct func *f, int n)
 		p = f->nodes[p].parent;
 	}
 	return p >= 0 && f->nodes[p].kind == CXCursor_BinaryOperator && f->nodes[p].first == n &&
-	       type_kind(f->nodes[p].c) == T_FNPTR;
+	       type_kind(node_cursor(f, p)) == T_FNPTR;
 }
 
 /* Inside a #define (its logical line starts with '#'). */
@@ -484,35 +486,35 @@ static void unit_pointers(struct pstate *ps)
 		if (f->tu != ps->tu)
 			continue;
 		for (int n = 0; n < f->nnodes; n++) {
-			CXCursor d;
-			enum CXCursorKind dk;
+			const struct node_ref *nr = f->nodes[n].ref;
 			struct ref *r;
 
+			/* what it names, from the node tree: the unit is asked only
+			 * about the references that matter */
 			if (f->nodes[n].kind != CXCursor_DeclRefExpr)
 				continue;
-			d = clang_getCursorReferenced(f->nodes[n].c);
-			dk = clang_getCursorKind(d);
-			if (dk == CXCursor_FunctionDecl) {
-				char *u = cursor_usr(d);
-				struct func *g = func_by_usr(cx, u);
+			if (nr->ref_kind == CXCursor_FunctionDecl) {
+				struct func *g = func_by_usr(cx, nr->usr);
 
-				free(u);
 				if (!g || !ps->cand[g - cx->funcs])
 					continue;
 				r = vec_push(ps->refs, ps->nrefs, ps->refs_cap);
 				r->slot = -1;
 				r->fn = g - cx->funcs;
-			} else if ((dk == CXCursor_VarDecl || dk == CXCursor_ParmDecl) &&
-				   is_fnptr_type(clang_getCursorType(d))) {
+			} else if (nr->fnptr) {
+				long slot =
+				    slot_of(ps, clang_getCursorReferenced(node_cursor(f, n)));
+
+				/* slot_of() may grow ps->refs' neighbours: push after it */
 				r = vec_push(ps->refs, ps->nrefs, ps->refs_cap);
-				r->slot = slot_of(ps, d);
+				r->slot = slot;
 				r->fn = -1;
 			} else {
 				continue;
 			}
 			r->func = fi;
 			r->node = n;
-			r->off = cursor_off(f->nodes[n].c, NULL);
+			r->off = nr->file_off;
 			vec_append(known, nknown, known_cap, r->off);
 		}
 	}
@@ -537,7 +539,7 @@ static void unit_pointers(struct pstate *ps)
 	if (t->outer_listed && !getenv("BLKMIG_WHOLE_FILE_VISIT"))
 		outer_refs(ps);
 	else
-		clang_visitChildren(clang_getTranslationUnitCursor(t->tu), top_visit, ps);
+		clang_visitChildren(clang_getTranslationUnitCursor(unit_tu(t)), top_visit, ps);
 	/* each name where the text has it and the AST does not */
 	for (size_t i = 0; i < ps->nslots; i++)
 		vec_append(known, nknown, known_cap, ps->slots[i].decl_off);
@@ -662,7 +664,8 @@ void fnptr_callers(struct ctx *cx)
 	for (size_t ti = 0; ti < cx->ntus; ti++) {
 		bool any = false;
 
-		if (!cx->tus[ti].tu || cx->tus[ti].over_time || !cx->tus[ti].clean)
+		units_trim(); /* between units: no cursor is held */
+		if (!unit_parsed(&cx->tus[ti]) || cx->tus[ti].over_time || !cx->tus[ti].clean)
 			continue;
 		/* a static function of the unit used as a value, and in no other way */
 		for (size_t fi = 0; fi < cx->nfuncs; fi++) {

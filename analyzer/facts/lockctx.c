@@ -316,20 +316,15 @@ static struct st walk(struct walker *w, int n, struct st s)
 	case CXCursor_BreakStmt:
 	case CXCursor_ContinueStmt: s.dead = true; return s;
 	case CXCursor_GotoStmt: {
-		CXCursor target = clang_getCursorReferenced(nd->c);
-		CXString name = clang_getCursorSpelling(target);
-		struct label_state *l = label(w, clang_getCString(name));
+		struct label_state *l = label(w, f->nodes[n].ref->name);
 
-		clang_disposeString(name);
 		l->s = merge(l->s, s);
 		s.dead = true;
 		return s;
 	}
 	case CXCursor_LabelStmt: {
-		CXString name = clang_getCursorSpelling(nd->c);
-		struct label_state *l = label(w, clang_getCString(name));
+		struct label_state *l = label(w, f->nodes[n].ref->name);
 
-		clang_disposeString(name);
 		s = merge(s, l->s);
 		if (s.dead) /* reached only by a goto we have not seen (backwards) */
 			s = (struct st){LK_UNKNOWN, nd->start, "label", false};

@@ -377,9 +377,9 @@ static bool no_request_escapes(struct ctx *cx, size_t tu, char **why)
 			for (int k = 0; k < call_nargs(f, n); k++) {
 				int a = call_arg(f, n, k);
 
-				if (a < 0 || !is_request_pointer(f->nodes[a].c))
+				if (a < 0 || !is_request_pointer(node_cursor(f, a)))
 					continue;
-				ref = clang_getCursorReferenced(f->nodes[n].c);
+				ref = clang_getCursorReferenced(node_cursor(f, n));
 				/* a variadic argument (a printk-style debug call) is only read */
 				if (clang_getCursorKind(ref) == CXCursor_FunctionDecl &&
 				    clang_Cursor_isVariadic(ref) &&

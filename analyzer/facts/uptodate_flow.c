@@ -32,7 +32,7 @@ void uptodate_free(struct uptodate *u)
 
 static bool eval_int(const struct func *f, int n, long long *v)
 {
-	CXEvalResult r = clang_Cursor_Evaluate(f->nodes[n].c);
+	CXEvalResult r = clang_Cursor_Evaluate(node_cursor(f, n));
 	bool ok = false;
 
 	if (!r)
@@ -435,7 +435,7 @@ static bool plain_operand(const struct func *f, int n, const char *text)
 	if (n < 0 || (f->nodes[n].kind != CXCursor_DeclRefExpr &&
 		      f->nodes[n].kind != CXCursor_MemberRefExpr))
 		return false;
-	sp = clang_getCursorSpelling(f->nodes[n].c);
+	sp = clang_getCursorSpelling(node_cursor(f, n));
 	nm = clang_getCString(sp);
 	ln = strlen(nm);
 	lt = strlen(text);
@@ -516,7 +516,7 @@ static void classify(struct ctx *cx, struct func *f, int n, struct uptodate *u, 
 		uptodate_free(&ub);
 	}
 	if (f->nodes[s].kind == CXCursor_DeclRefExpr) {
-		CXCursor r = clang_getCursorReferenced(f->nodes[s].c);
+		CXCursor r = clang_getCursorReferenced(node_cursor(f, s));
 		enum CXCursorKind rk = clang_getCursorKind(r);
 		char *usr = ref_usr(f, s);
 

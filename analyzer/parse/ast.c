@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "func_index.h"
 
 size_t loc_offset(CXSourceLocation loc, CXFile *file)
 {
@@ -51,7 +52,7 @@ bool cursor_range(struct tunit *t, CXCursor c, size_t *start, size_t *end, bool 
 	clang_getSpellingLocation(e, &sf, &line, &col, &soff);
 	if (!sf || !fe || !clang_File_isEqual(sf, fe) || soff != *end)
 		*macro = true;
-	if (!fb || !t->cxfile || !clang_File_isEqual(fb, t->cxfile))
+	if (!fb || !unit_file(t) || !clang_File_isEqual(fb, unit_file(t)))
 		return false;
 	if (*end < *start || *end > t->len)
 		*end = *start;
@@ -93,11 +94,12 @@ static enum CXChildVisitResult build_visit(CXCursor c, CXCursor parent, CXClient
 	if (f->nnodes >= bs->cap) {
 		bs->cap = bs->cap ? bs->cap * 2 : 256;
 		f->nodes = xrealloc(f->nodes, (size_t)bs->cap * sizeof(*f->nodes));
+		f->curs = xrealloc(f->curs, (size_t)bs->cap * sizeof(*f->curs));
 	}
 	idx = f->nnodes++;
 	n = &f->nodes[idx];
 	memset(n, 0, sizeof(*n));
-	n->c = c;
+	f->curs[idx] = c;
 	n->kind = clang_getCursorKind(c);
 	n->parent = bs->parent;
 	n->first = n->next = -1;
@@ -120,24 +122,213 @@ static enum CXChildVisitResult build_visit(CXCursor c, CXCursor parent, CXClient
 	return CXChildVisit_Continue;
 }
 
+/* lock_identity_ast()'s answers for one function's nodes */
+struct lock_memo {
+	int node;
+	char *id;
+};
+
+/* The member a call goes through, seen through parens, casts and `*`. */
+static char *call_member(const struct func *f, int call)
+{
+	int n = node_child(f, call, 0);
+
+	for (int guard = 0; n >= 0 && guard < 8; guard++) {
+		enum CXCursorKind k = f->nodes[n].kind;
+
+		if (k == CXCursor_MemberRefExpr) {
+			CXString sp = clang_getCursorSpelling(f->curs[n]);
+			char *r = xstrdup(clang_getCString(sp));
+
+			clang_disposeString(sp);
+			return r[0] ? r : (free(r), NULL);
+		}
+		if (k != CXCursor_UnexposedExpr && k != CXCursor_ParenExpr &&
+		    k != CXCursor_UnaryOperator && k != CXCursor_CStyleCastExpr)
+			return NULL;
+		n = node_child(f, n, k == CXCursor_CStyleCastExpr ? node_nchildren(f, n) - 1 : 0);
+	}
+	return NULL;
+}
+
+static char *spelling(CXCursor c)
+{
+	CXString s = clang_getCursorSpelling(c);
+	char *r = xstrdup(clang_getCString(s));
+
+	clang_disposeString(s);
+	return r;
+}
+
+static void build_node_refs(struct func *f)
+{
+	for (int n = 0; n < f->nnodes; n++) {
+		CXCursor c = f->curs[n], d;
+		enum CXCursorKind k = f->nodes[n].kind;
+		struct node_ref *r;
+
+		if (k != CXCursor_CallExpr && k != CXCursor_DeclRefExpr && k != CXCursor_GotoStmt &&
+		    k != CXCursor_LabelStmt)
+			continue;
+		r = f->nodes[n].ref = xcalloc(1, sizeof(*r));
+		if (k == CXCursor_LabelStmt) {
+			r->name = spelling(c);
+			continue;
+		}
+		d = clang_getCursorReferenced(c);
+		if (k == CXCursor_GotoStmt) {
+			r->name = spelling(d);
+			continue;
+		}
+		r->usr = clang_Cursor_isNull(d) ? xstrdup("") : cursor_usr(d);
+		if (k == CXCursor_DeclRefExpr) {
+			r->ref_kind = clang_getCursorKind(d);
+			r->fnptr =
+			    (r->ref_kind == CXCursor_VarDecl || r->ref_kind == CXCursor_ParmDecl) &&
+			    is_fnptr_type(clang_getCursorType(d));
+			clang_getFileLocation(clang_getCursorLocation(c), NULL, NULL, NULL,
+					      &r->file_off);
+			continue;
+		}
+		r->name = spelling(c);
+		r->member = call_member(f, n);
+		r->nargs = clang_Cursor_getNumArguments(c);
+		if (r->nargs < 0)
+			r->nargs = 0;
+	}
+}
+
 void ast_build_func(struct ctx *cx, size_t tu, CXCursor fn, struct func *f)
 {
 	struct build_state bs = {cx, &cx->tus[tu], f, 0, -1, -1};
 
 	f->nodes = NULL;
+	f->curs = NULL;
 	f->nnodes = 0;
 	f->body = -1;
 	/* root node: the function itself */
 	build_visit(fn, clang_getNullCursor(), &bs);
+	/* kept for the whole run: no room to grow */
+	f->nodes = xrealloc(f->nodes, (size_t)f->nnodes * sizeof(*f->nodes));
+	f->curs = xrealloc(f->curs, (size_t)f->nnodes * sizeof(*f->curs));
 	for (int k = f->nodes[0].first; k >= 0; k = f->nodes[k].next)
 		if (f->nodes[k].kind == CXCursor_CompoundStmt)
 			f->body = k;
+	build_node_refs(f);
+}
+
+/* Give the nodes of F, built from FN in an earlier load of its unit, FN's cursors. */
+struct refill_state {
+	struct func *f;
+	int at;
+	bool same;
+};
+
+static enum CXChildVisitResult refill_visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+	struct refill_state *rs = d;
+
+	(void)parent;
+	if (rs->at >= rs->f->nnodes || rs->f->nodes[rs->at].kind != clang_getCursorKind(c)) {
+		rs->same = false;
+		return CXChildVisit_Break;
+	}
+	rs->f->curs[rs->at++] = c;
+	clang_visitChildren(c, refill_visit, rs);
+	return rs->same ? CXChildVisit_Continue : CXChildVisit_Break;
+}
+
+static bool refill_func(struct func *f, CXCursor fn)
+{
+	struct refill_state rs = {f, 0, true};
+
+	f->decl = fn;
+	f->curs = xrealloc(f->curs, ((size_t)f->nnodes + 1) * sizeof(*f->curs));
+	refill_visit(fn, clang_getNullCursor(), &rs);
+	return rs.same && rs.at == f->nnodes;
+}
+
+struct refill_unit {
+	struct ctx *cx;
+	struct tunit *t;
+	size_t ti, next; /* the next function of the unit in cx->funcs to match */
+	bool ok;
+};
+
+static void refill_match(struct refill_unit *ru, CXCursor c)
+{
+	struct ctx *cx = ru->cx;
+	size_t start, end;
+	bool macro;
+	char *usr;
+
+	while (ru->next < cx->nfuncs && cx->funcs[ru->next].tu != ru->ti)
+		ru->next++;
+	if (ru->next >= cx->nfuncs || !is_main_file_definition(c, ru->t->unit_file) ||
+	    !cursor_range(ru->t, c, &start, &end, &macro))
+		return;
+	usr = cursor_usr(c);
+	/* the unit's functions in funcs are those the first load found, in its order:
+	 * a definition the build did not take (past --timeout) matches none */
+	if (!strcmp(usr, cx->funcs[ru->next].usr) && cx->funcs[ru->next].start == start) {
+		ru->ok &= refill_func(&cx->funcs[ru->next], c);
+		ru->next++;
+	}
+	free(usr);
+}
+
+static enum CXChildVisitResult refill_top(CXCursor c, CXCursor parent, CXClientData d)
+{
+	(void)parent;
+	refill_match(d, c);
+	return CXChildVisit_Continue;
+}
+
+void ast_refill_unit(struct ctx *cx, size_t ti)
+{
+	struct tunit *t = &cx->tus[ti];
+	struct refill_unit ru = {cx, t, ti, 0, true};
+	CXCursor *listed = func_index_cursors(t);
+
+	if (listed) {
+		for (size_t i = 0; i < t->nfn; i++)
+			refill_match(&ru, listed[i]);
+		free(listed);
+	} else {
+		clang_visitChildren(clang_getTranslationUnitCursor(t->unit), refill_top, &ru);
+	}
+	while (ru.next < cx->nfuncs && cx->funcs[ru.next].tu != ti)
+		ru.next++;
+	if (!ru.ok || ru.next < cx->nfuncs) {
+		fprintf(stderr,
+			"blkmig: internal error: %s parsed again does not give back "
+			"the functions its first load gave\n",
+			t->path);
+		exit(BM_EXIT_USAGE);
+	}
 }
 
 void ast_free_func(struct func *f)
 {
+	for (int n = 0; n < f->nnodes; n++) {
+		struct node_ref *r = f->nodes[n].ref;
+
+		if (r) {
+			free(r->name);
+			free(r->usr);
+			free(r->member);
+			free(r);
+		}
+	}
 	free(f->nodes);
 	f->nodes = NULL;
+	free(f->curs);
+	f->curs = NULL;
+	for (size_t i = 0; i < f->nlock_ids; i++)
+		free(f->lock_ids[i].id);
+	free(f->lock_ids);
+	f->lock_ids = NULL;
+	f->nlock_ids = f->lock_ids_cap = 0;
 }
 
 char *range_text(struct tunit *t, size_t start, size_t end)
@@ -195,7 +386,9 @@ int node_strip_casts(const struct func *f, int n)
 
 char *node_callee(const struct func *f, int n)
 {
-	CXString s = clang_getCursorSpelling(f->nodes[n].c);
+	if (f->nodes[n].kind == CXCursor_CallExpr && f->nodes[n].ref)
+		return xstrdup(f->nodes[n].ref->name);
+	CXString s = clang_getCursorSpelling(node_cursor(f, n));
 	char *r = xstrdup(clang_getCString(s));
 
 	clang_disposeString(s);
@@ -204,7 +397,9 @@ char *node_callee(const struct func *f, int n)
 
 int call_nargs(const struct func *f, int call)
 {
-	int n = clang_Cursor_getNumArguments(f->nodes[call].c);
+	if (f->nodes[call].kind == CXCursor_CallExpr && f->nodes[call].ref)
+		return f->nodes[call].ref->nargs;
+	int n = clang_Cursor_getNumArguments(node_cursor(f, call));
 
 	return n < 0 ? 0 : n;
 }
@@ -274,7 +469,9 @@ char *cursor_usr(CXCursor c)
 
 char *ref_usr(const struct func *f, int n)
 {
-	CXCursor r = clang_getCursorReferenced(f->nodes[n].c);
+	if (f->nodes[n].ref && f->nodes[n].ref->usr)
+		return xstrdup(f->nodes[n].ref->usr);
+	CXCursor r = clang_getCursorReferenced(node_cursor(f, n));
 
 	if (clang_Cursor_isNull(r))
 		return xstrdup("");
@@ -295,7 +492,7 @@ enum store_kind node_store(struct tunit *t, const struct func *f, int n, const c
 
 	*rhs = -1;
 	if (nd->kind == CXCursor_VarDecl) {
-		char *u = cursor_usr(nd->c);
+		char *u = cursor_usr(node_cursor(f, n));
 
 		if (!strcmp(u, usr))
 			for (int c = nd->first; c >= 0; c = f->nodes[c].next)
@@ -455,12 +652,12 @@ char *lock_identity_refined(const struct func *f, int n, const char *plain)
 			continue;
 		if (f->nodes[k].kind != CXCursor_MemberRefExpr)
 			continue;
-		sp = clang_getCursorSpelling(f->nodes[k].c);
+		sp = clang_getCursorSpelling(node_cursor(f, k));
 		same = !strcmp(clang_getCString(sp), field);
 		clang_disposeString(sp);
 		if (!same)
 			continue;
-		CXCursor fd = clang_getCursorReferenced(f->nodes[k].c);
+		CXCursor fd = clang_getCursorReferenced(node_cursor(f, k));
 		CXCursor rec = clang_getCursorSemanticParent(fd);
 		char *usr, *r;
 
@@ -507,7 +704,7 @@ static char *lock_identity_depth(const struct func *f, int n, int depth);
  */
 static char *local_alias_identity(const struct func *f, int ref, int depth)
 {
-	CXCursor d = clang_getCursorReferenced(f->nodes[ref].c);
+	CXCursor d = clang_getCursorReferenced(node_cursor(f, ref));
 	char *usr, *id = NULL;
 	bool bad = false;
 
@@ -519,7 +716,7 @@ static char *local_alias_identity(const struct func *f, int ref, int depth)
 		int value = -1;
 
 		if (f->nodes[k].kind == CXCursor_VarDecl) {
-			char *u = cursor_usr(f->nodes[k].c);
+			char *u = cursor_usr(node_cursor(f, k));
 
 			if (!strcmp(u, usr))
 				for (int c = f->nodes[k].first; c >= 0; c = f->nodes[c].next)
@@ -550,11 +747,11 @@ static char *local_alias_identity(const struct func *f, int ref, int depth)
 
 			if (u && !strcmp(u, usr)) {
 				char *txt = NULL;
-				CXSourceRange r = clang_getCursorExtent(f->nodes[k].c);
+				CXSourceRange r = clang_getCursorExtent(node_cursor(f, k));
 				CXToken *toks = NULL;
 				unsigned nt = 0;
 				CXTranslationUnit tu =
-				    clang_Cursor_getTranslationUnit(f->nodes[k].c);
+				    clang_Cursor_getTranslationUnit(node_cursor(f, k));
 
 				clang_tokenize(tu, r, &toks, &nt);
 				if (nt) {
@@ -590,7 +787,18 @@ static char *local_alias_identity(const struct func *f, int ref, int depth)
 
 char *lock_identity_ast(const struct func *f, int n)
 {
-	return lock_identity_depth(f, n, 0);
+	/* asked of the same nodes every round of facts: the answer is the node's, kept
+	 * so that a round needs no unit in memory for it (units.c) */
+	struct func *mf = (struct func *)f;
+	struct lock_memo *m;
+
+	for (size_t i = 0; i < f->nlock_ids; i++)
+		if (f->lock_ids[i].node == n)
+			return f->lock_ids[i].id ? xstrdup(f->lock_ids[i].id) : NULL;
+	m = vec_push(mf->lock_ids, mf->nlock_ids, mf->lock_ids_cap);
+	m->node = n;
+	m->id = lock_identity_depth(f, n, 0);
+	return m->id ? xstrdup(m->id) : NULL;
 }
 
 static char *lock_identity_depth(const struct func *f, int n, int depth)
@@ -612,7 +820,7 @@ static char *lock_identity_depth(const struct func *f, int n, int depth)
 	}
 	if (n < 0)
 		return NULL;
-	CXString sp = clang_getCursorSpelling(f->nodes[n].c);
+	CXString sp = clang_getCursorSpelling(node_cursor(f, n));
 	char *name = xstrdup(clang_getCString(sp)), *r = NULL;
 
 	clang_disposeString(sp);
@@ -620,7 +828,7 @@ static char *lock_identity_depth(const struct func *f, int n, int depth)
 		if (!strcmp(name, "queue_lock")) {
 			r = xstrdup("QUEUE_LOCK");
 		} else {
-			CXCursor fd = clang_getCursorReferenced(f->nodes[n].c);
+			CXCursor fd = clang_getCursorReferenced(node_cursor(f, n));
 			CXCursor rec = clang_getCursorSemanticParent(fd);
 			char *usr = clang_Cursor_isNull(rec) ? xstrdup("") : cursor_usr(rec);
 
@@ -820,11 +1028,11 @@ static void find_in_inclusion(CXFile file, CXSourceLocation *stack, unsigned n, 
 /* The body of function-like macro NAME as the unit's files define it, or NULL. */
 char *macro_body(struct tunit *t, const char *name)
 {
-	struct macro_find m = {t->tu, name, NULL};
+	struct macro_find m = {NULL, name, NULL};
 
 	if (t->src)
 		m.body = define_body(t->src, t->len, name);
-	if (!m.body && t->tu)
-		clang_getInclusions(t->tu, find_in_inclusion, &m);
+	if (!m.body && (m.tu = unit_tu(t)))
+		clang_getInclusions(m.tu, find_in_inclusion, &m);
 	return m.body;
 }

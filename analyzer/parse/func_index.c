@@ -220,7 +220,7 @@ CXCursor *func_index_cursors(struct tunit *t)
 	CXCursor *cs;
 
 	/* BLKMIG_WHOLE_FILE_VISIT: the old way, to compare (tests/analyzer) */
-	if (!t->fn_listed || !t->tu || !t->cxfile || getenv("BLKMIG_WHOLE_FILE_VISIT"))
+	if (!t->fn_listed || !t->unit || !t->unit_file || getenv("BLKMIG_WHOLE_FILE_VISIT"))
 		return NULL;
 	cs = xcalloc(t->nfn + 1, sizeof(*cs));
 	for (size_t i = 0; i < t->nfn; i++) {
@@ -230,8 +230,8 @@ CXCursor *func_index_cursors(struct tunit *t)
 
 		if (t->fn_at[i] < 0)
 			goto whole_file;
-		c = clang_getCursor(
-		    t->tu, clang_getLocationForOffset(t->tu, t->cxfile, (unsigned)t->fn_at[i]));
+		c = clang_getCursor(t->unit, clang_getLocationForOffset(t->unit, t->unit_file,
+									(unsigned)t->fn_at[i]));
 		if (clang_getCursorKind(c) != CXCursor_FunctionDecl || !clang_isCursorDefinition(c))
 			goto whole_file;
 		usr = cursor_usr(c);

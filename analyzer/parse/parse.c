@@ -595,23 +595,6 @@ static void file_reason(struct bm_file *file, char *reason)
 	file->reason = reason;
 }
 
-static CXFile main_file(CXTranslationUnit tu, const char *path)
-{
-	char abs[PATH_MAX];
-	CXFile f;
-	CXString mp;
-
-	if (!realpath(path, abs))
-		snprintf(abs, sizeof(abs), "%s", path);
-	f = clang_getFile(tu, abs);
-	if (f)
-		return f;
-	mp = clang_getTranslationUnitSpelling(tu);
-	f = clang_getFile(tu, clang_getCString(mp));
-	clang_disposeString(mp);
-	return f;
-}
-
 /* Errors and warnings of a parse; offsets of the errors in the main file. */
 static void count_diagnostics(CXTranslationUnit tu, CXFile mainf, unsigned *errors,
 			      unsigned *warnings, size_t **offs, size_t *noffs, size_t *cap)
@@ -729,7 +712,7 @@ static void child_parse(struct parse_env *env, const char *path, const char *res
 	tu = parse_one(env, idx, path, &stubbed);
 	if (!tu)
 		_exit(3);
-	CXFile self = main_file(tu, path);
+	CXFile self = unit_find_main_file(tu, path);
 	struct bm_strlist texts = {0};
 
 	count_diagnostics(tu, self, &errors, &warnings, &offs, &noffs, &cap);
@@ -961,15 +944,15 @@ static void load_tu_facts(struct parse_env *env, struct bm_file *file, struct tu
 	/* clang_getFile() would stat the model on disk and find it whether the parse
 	 * included it or not: ask which files the parse really included */
 	if (!env->model_mode)
-		clang_getInclusions(t->tu, find_include, &mp);
+		clang_getInclusions(t->unit, find_include, &mp);
 	file->used_model = env->model_mode || mp.found;
-	t->cxfile = main_file(t->tu, file->path);
+	t->unit_file = unit_find_main_file(t->unit, file->path);
 	if (bm_input_hook) /* every header is an input of a cached result (cli/cache.c) */
-		clang_getInclusions(t->tu, note_inclusion, NULL);
+		clang_getInclusions(t->unit, note_inclusion, NULL);
 	if (bm_missing_hook) { /* and every place a missing header was looked for */
 		struct miss_probe mp = {env, file->path, {0}, {0}, false};
 
-		clang_getInclusions(t->tu, note_miss, &mp);
+		clang_getInclusions(t->unit, note_miss, &mp);
 		strlist_free(&mp.spelt);
 		strlist_free(&mp.dirs);
 	}
@@ -990,8 +973,8 @@ static void load_diagnostics(struct parse_env *env, struct bm_file *file, struct
 			     int stubbed)
 {
 	load_tu_facts(env, file, t);
-	for (unsigned i = 0, n = clang_getNumDiagnostics(t->tu); i < n; i++) {
-		CXDiagnostic d = clang_getDiagnostic(t->tu, i);
+	for (unsigned i = 0, n = clang_getNumDiagnostics(t->unit); i < n; i++) {
+		CXDiagnostic d = clang_getDiagnostic(t->unit, i);
 		enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
 		CXFile df;
 		size_t off;
@@ -1000,9 +983,9 @@ static void load_diagnostics(struct parse_env *env, struct bm_file *file, struct
 			file->errors++;
 			if (file->diagnostics.n < BM_FILE_DIAGNOSTICS)
 				strlist_push_owned(&file->diagnostics,
-						   diagnostic_text(d, t->cxfile, file->path));
+						   diagnostic_text(d, t->unit_file, file->path));
 			off = loc_offset(clang_getDiagnosticLocation(d), &df);
-			if (df && t->cxfile && clang_File_isEqual(df, t->cxfile)) {
+			if (df && t->unit_file && clang_File_isEqual(df, t->unit_file)) {
 				size_t *slot = vec_push(t->err_offsets, t->nerr, t->err_cap);
 
 				*slot = off;
@@ -1044,6 +1027,26 @@ static bool read_child_diagnostics(FILE *f, struct bm_file *file, struct tunit *
 	return func_index_read(f, t);
 }
 
+/*
+ * The saved AST stays on disk under a name of its own (the next parse reuses the
+ * child's): units.c loads the unit from it when the analysis asks, and lets it go
+ * in between.  The unit is let go now: the facts load it when they get to it.
+ */
+static void keep_saved_ast(struct parse_env *env, struct tunit *t, char *ast)
+{
+	static unsigned long kept;
+	char *name = xasprintf("%s/unit.%lu.ast", env->tmp, kept++);
+
+	if (rename(ast, name)) {
+		unlink(ast);
+		free(name);
+	} else {
+		t->ast_path = name;
+		unit_let_go(t);
+	}
+	free(ast);
+}
+
 /* Finish one file in the parent after its child exited with STATUS. */
 static bool finish_file(struct parse_env *env, CXIndex idx, size_t fi, int status, bool timed_out,
 			size_t k, struct tunit *t)
@@ -1080,30 +1083,30 @@ static bool finish_file(struct parse_env *env, CXIndex idx, size_t fi, int statu
 		if (fscanf(f, "%d %d %u %u %zu %zu", &stubbed, &saved, &errors, &warnings, &noffs,
 			   &ntexts) != 6)
 			stubbed = saved = 0;
-		t->tu = NULL;
-		if (saved && clang_createTranslationUnit2(idx, ast, &t->tu) != CXError_Success)
-			t->tu = NULL;
-		if (t->tu) {
+		t->unit = NULL;
+		if (saved && clang_createTranslationUnit2(idx, ast, &t->unit) != CXError_Success)
+			t->unit = NULL;
+		if (t->unit) {
 			/* the child's parse: its diagnostics come from it, not from the AST */
 			file->warnings = warnings;
 			file->errors = errors;
 			from_child = read_child_diagnostics(f, file, t, noffs, ntexts);
 			if (!from_child) { /* short result: parse here, as without an AST */
-				clang_disposeTranslationUnit(t->tu);
-				t->tu = NULL;
+				clang_disposeTranslationUnit(t->unit);
+				t->unit = NULL;
 				file->warnings = file->errors = 0;
 				strlist_free(&file->diagnostics);
 				t->nerr = 0;
 				func_index_free(t);
 			}
 		}
-		if (!t->tu) {
+		if (!t->unit) {
 			bool st = false;
 
-			t->tu = parse_one(env, idx, file->path, &st);
+			t->unit = parse_one(env, idx, file->path, &st);
 		}
 		fclose(f);
-		if (t->tu) {
+		if (t->unit) {
 			ok = true;
 		} else {
 			file->status = BM_PARSE_FAILED;
@@ -1112,11 +1115,9 @@ static bool finish_file(struct parse_env *env, CXIndex idx, size_t fi, int statu
 		if (ok && from_child) {
 			load_tu_facts(env, file, t);
 			set_status(file, stubbed);
-			ok = false; /* done: no load_diagnostics */
 			unlink(res);
-			unlink(ast);
 			free(res);
-			free(ast);
+			keep_saved_ast(env, t, ast);
 			return true;
 		}
 	}
@@ -1166,8 +1167,8 @@ static size_t parse_files_in_process(struct parse_env *env, CXIndex idx, size_t 
 
 		t->file_index = files[k];
 		t->path = file->path;
-		t->tu = parse_one(env, idx, file->path, &stubbed);
-		if (!t->tu) {
+		t->unit = parse_one(env, idx, file->path, &stubbed);
+		if (!t->unit) {
 			file->status = BM_PARSE_FAILED;
 			file_reason(file, xstrdup("libclang could not parse the file"));
 			continue;

@@ -339,6 +339,21 @@ else
 	fail func-index-same-as-whole-file-visit "$(diff "$tmp/fi-whole.json" "$tmp/fi-index.json" | head -5)"
 fi
 
+# ---- units let go and loaded again (parse/units.c): with one unit in memory past each
+# checkpoint, every case and sample gives the report it gives with all of them kept ----
+BLKMIG_RESIDENT_UNITS=0 "$B" scan -q --format json "$cases" "$TOP/samples" \
+	>"$tmp/units-all.json" 2>&1
+BLKMIG_RESIDENT_UNITS=1 BLKMIG_UNIT_STATS=1 "$B" scan -q --format json "$cases" \
+	"$TOP/samples" >"$tmp/units-one.json" 2>"$tmp/units-one.err"
+loaded=$(sed -n 's/^blkmig: units loaded again: \([0-9]*\),.*/\1/p' "$tmp/units-one.err")
+if [ -s "$tmp/units-all.json" ] && cmp -s "$tmp/units-all.json" "$tmp/units-one.json" &&
+	[ "${loaded:-0}" -gt 0 ]; then
+	pass units-let-go-and-loaded-again-same-report
+else
+	fail units-let-go-and-loaded-again-same-report \
+		"loaded again: ${loaded:-none}; $(diff "$tmp/units-all.json" "$tmp/units-one.json" | head -5)"
+fi
+
 # ---- each file's parse status is what happened to it: the caller file the tree pass
 # parsed says it was parsed for the whole-tree facts only, the file it did not want (it
 # names the helper in a comment and a string only, or blk_init_queue in a comment) says
