@@ -348,16 +348,29 @@ combine_test
 # as when every run parses every file (BLKMIG_NO_PARSE_REUSE=1), from fewer parses. The
 # tree has sites only the analyzer converts, so files change between the two runs too ----
 reuse_test() {
-	local w=$SCRATCH/reuse rc_reuse rc_fresh n_reuse n_fresh f
+	local w=$SCRATCH/reuse rc_reuse rc_fresh rc_one n_reuse n_fresh f
 	mkdir -p "$w/tree"
 	cp -r "$TOP/tests/analyzer/cases" "$TOP/samples" "$w/tree/"
 	find "$w/tree" -name '*.fixed.c' -delete
 	(cd "$w/tree" && BLKMIG_KTREE_TRACE=1 "$BLKMIG" migrate --no-cache -j 2 \
 		--patch "$w/reuse.patch" --report "$w/reuse" .) >/dev/null 2>"$w/reuse.log"
 	rc_reuse=$?
-	(cd "$w/tree" && BLKMIG_KTREE_TRACE=1 BLKMIG_NO_PARSE_REUSE=1 "$BLKMIG" migrate --no-cache \
-		-j 2 --patch "$w/fresh.patch" --report "$w/fresh" .) >/dev/null 2>"$w/fresh.log"
+	# the reference keeps every unit in memory, as before parse/units.c
+	(cd "$w/tree" && BLKMIG_KTREE_TRACE=1 BLKMIG_NO_PARSE_REUSE=1 BLKMIG_RESIDENT_UNITS=0 \
+		"$BLKMIG" migrate --no-cache -j 2 --patch "$w/fresh.patch" --report "$w/fresh" .) \
+		>/dev/null 2>"$w/fresh.log"
 	rc_fresh=$?
+	# ... and one unit at a time: the runs hand units over that are on disk only
+	(cd "$w/tree" && BLKMIG_RESIDENT_UNITS=1 "$BLKMIG" migrate --no-cache -j 2 \
+		--patch "$w/one.patch" --report "$w/one" .) >/dev/null 2>&1
+	rc_one=$?
+	if [ "$rc_one" = "$rc_fresh" ] && cmp -s "$w/one.patch" "$w/fresh.patch" &&
+		cmp -s "$w/one/report.json" "$w/fresh/report.json"; then
+		pass reuse/one-unit-in-memory-same-patch-and-report
+	else
+		fail reuse/one-unit-in-memory-same-patch-and-report \
+			"exit $rc_one vs $rc_fresh; $(diff "$w/fresh.patch" "$w/one.patch" | head -5)"
+	fi
 	if [ "$rc_reuse" = "$rc_fresh" ] && [ -s "$w/fresh.patch" ] &&
 		cmp -s "$w/reuse.patch" "$w/fresh.patch"; then
 		pass reuse/same-patch
