@@ -157,6 +157,19 @@ static void on_signal(int sig)
 	raise(sig);
 }
 
+void cleanup_exit(int status)
+{
+	stopping = 1; /* a signal now dies at once: this removes what it would */
+	stop_children();
+	for (int i = 0; i < MAX_FILES; i++)
+		if (files[i][0])
+			unlink(files[i]);
+	for (int i = 0; i < MAX_DIRS; i++)
+		if (dirs[i][0])
+			rm_tree(dirs[i]);
+	exit(status);
+}
+
 /* ---- registration ----------------------------------------------------------------- */
 
 void cleanup_init(const char *name)

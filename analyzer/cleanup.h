@@ -21,6 +21,10 @@
 /* Install the handlers (once, in the main process). PROG names the messages. */
 void cleanup_init(const char *prog);
 
+/* A run that cannot go on: children stopped, private directories and temporary files
+ * removed as on a signal, then exit(STATUS). */
+void cleanup_exit(int status) __attribute__((noreturn));
+
 /* A private directory of this run: removed on a signal; marked with our pid so a later
  * run can tell it from a live run's when this one is killed outright. */
 void cleanup_add_dir(const char *dir);

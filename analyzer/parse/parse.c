@@ -19,7 +19,9 @@
  *   runs out exits BM_CHILD_RESOURCE_LIMIT from the C++ and LLVM out-of-memory hooks,
  *   and its file is reported failed with the code resource_limit.
  * - Fault injection for the tests: BLKMIG_FAULT_INJECT=crash:SUBSTR or
- *   hang:SUBSTR makes the child crash or hang on paths containing SUBSTR.
+ *   hang:SUBSTR makes the child crash or hang on paths containing SUBSTR;
+ *   astgone:SUBSTR removes the saved AST of such a path once it is kept, as a
+ *   cleaner of $TMPDIR would while the run goes on (units.c must say so).
  */
 #include <clang-c/CXCompilationDatabase.h>
 #include <dlfcn.h>
@@ -586,7 +588,6 @@ static void fault_inject(const char *path)
 			pause();
 }
 
-/* The main file of a TU as libclang names it. */
 /* A file's parse outcome replaces any earlier one (the prefilter's "skipped" for a file
  * the tree index takes later). */
 static void file_reason(struct bm_file *file, char *reason)
@@ -1041,8 +1042,12 @@ static void keep_saved_ast(struct parse_env *env, struct tunit *t, char *ast)
 		unlink(ast);
 		free(name);
 	} else {
+		const char *f = getenv("BLKMIG_FAULT_INJECT");
+
 		t->ast_path = name;
 		unit_let_go(t);
+		if (f && !strncmp(f, "astgone:", 8) && strstr(t->path, f + 8))
+			unlink(name);
 	}
 	free(ast);
 }

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "analysis.h"
+#include "cleanup.h"
 
 /* Units kept past a checkpoint: the functions in hand and their callers' files. */
 #define DEFAULT_RESIDENT 8
@@ -98,13 +99,13 @@ static void unit_load(struct tunit *t)
 
 	if (clang_createTranslationUnit2(units.idx, t->ast_path, &t->unit) != CXError_Success ||
 	    !t->unit) {
-		/* the file was saved and loaded before in this run: only a lost temporary
-		 * directory gets here, and nothing of the analysis could go on without it */
+		/* it was saved and loaded before in this run: only a saved AST removed
+		 * meanwhile gets here, and no analysis of the run can go on without it */
 		fprintf(stderr,
-			"blkmig: internal error: the saved AST of %s (%s) cannot be "
-			"loaded again\n",
+			"blkmig: %s: its saved parse %s is gone or cannot be read (was $TMPDIR "
+			"cleaned while blkmig ran?); nothing written\n",
 			t->path, t->ast_path);
-		exit(BM_EXIT_USAGE);
+		cleanup_exit(BM_EXIT_USAGE);
 	}
 	t->unit_file = unit_find_main_file(t->unit, t->path);
 	units.loads++;

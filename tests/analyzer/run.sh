@@ -354,6 +354,22 @@ else
 		"loaded again: ${loaded:-none}; $(diff "$tmp/units-all.json" "$tmp/units-one.json" | head -5)"
 fi
 
+# ---- a saved AST removed while the run goes on (a cleaner of $TMPDIR): the run says so
+# and stops, exit 2, the file untouched and nothing of the run left in $TMPDIR ----------
+mkdir -p "$tmp/astgone/tmpdir"
+cp "$cases/simple.c" "$tmp/astgone/"
+TMPDIR=$tmp/astgone/tmpdir BLKMIG_FAULT_INJECT=astgone:simple.c "$B" fix -q --in-place \
+	"$tmp/astgone/simple.c" >"$tmp/astgone/out" 2>&1
+rc=$?
+if [ $rc = 2 ] && cmp -s "$cases/simple.c" "$tmp/astgone/simple.c" &&
+	grep -q "simple.c: its saved parse .* is gone or cannot be read" "$tmp/astgone/out" &&
+	[ -z "$(ls -A "$tmp/astgone/tmpdir")" ]; then
+	pass saved-ast-gone-stops-the-run-cleanly
+else
+	fail saved-ast-gone-stops-the-run-cleanly \
+		"exit $rc; $(head -c 300 "$tmp/astgone/out"); left: $(ls -A "$tmp/astgone/tmpdir")"
+fi
+
 # ---- each file's parse status is what happened to it: the caller file the tree pass
 # parsed says it was parsed for the whole-tree facts only, the file it did not want (it
 # names the helper in a comment and a string only, or blk_init_queue in a comment) says
