@@ -112,6 +112,7 @@ struct func {
 	char *name, *usr;
 	bool is_static;
 	CXCursor decl; /* func_cursor() */
+	long locator;  /* an offset where clang_getCursor() gives it back, or -1 */
 	size_t start, end;
 	struct node *nodes;
 	int nnodes;
@@ -215,6 +216,7 @@ CXFile unit_find_main_file(CXTranslationUnit tu, const char *path);
 /* ---- ast.c: node trees and source helpers -------------------------------- */
 void ast_build_func(struct ctx *cx, size_t tu, CXCursor fn, struct func *f);
 void ast_refill_unit(struct ctx *cx, size_t ti);
+void ast_refill_func(struct ctx *cx, struct func *f);
 void ast_free_func(struct func *f);
 size_t loc_offset(CXSourceLocation loc, CXFile *file);
 /* c is a function definition whose (expansion) location is in the file main */

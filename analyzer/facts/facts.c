@@ -359,6 +359,7 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
 
 	memset(f, 0, sizeof(*f));
 	f->tu = ti;
+	f->locator = -1;
 	f->name = xstrdup(clang_getCString(name));
 	clang_disposeString(name);
 	f->usr = cursor_usr(c);
@@ -829,10 +830,17 @@ void facts_collect(struct ctx *cx)
 		/* the child's list spares reading every header declaration in */
 		listed = func_index_cursors(&cx->tus[ti]);
 		if (listed) {
-			for (size_t i = 0; i < cx->tus[ti].nfn; i++)
-				if (top_visit(listed[i], clang_getNullCursor(), args) ==
-				    CXChildVisit_Break)
+			for (size_t i = 0; i < cx->tus[ti].nfn; i++) {
+				size_t before = cx->nfuncs;
+				enum CXChildVisitResult r =
+				    top_visit(listed[i], clang_getNullCursor(), args);
+
+				/* where a load of the unit finds it again (units.c) */
+				if (cx->nfuncs > before)
+					cx->funcs[cx->nfuncs - 1].locator = cx->tus[ti].fn_at[i];
+				if (r == CXChildVisit_Break)
 					break;
+			}
 			free(listed);
 		} else {
 			clang_visitChildren(clang_getTranslationUnitCursor(unit_tu(&cx->tus[ti])),

@@ -284,6 +284,26 @@ static enum CXChildVisitResult refill_top(CXCursor c, CXCursor parent, CXClientD
 	return CXChildVisit_Continue;
 }
 
+/* F alone, where the parse child's list says it is; else its whole unit. */
+void ast_refill_func(struct ctx *cx, struct func *f)
+{
+	struct tunit *t = &cx->tus[f->tu];
+	CXCursor c = clang_getNullCursor();
+	char *usr = NULL;
+
+	if (f->locator >= 0 && t->unit && t->unit_file)
+		c = clang_getCursor(t->unit, clang_getLocationForOffset(t->unit, t->unit_file,
+									(unsigned)f->locator));
+	if (clang_getCursorKind(c) == CXCursor_FunctionDecl && clang_isCursorDefinition(c))
+		usr = cursor_usr(c);
+	if (!usr || strcmp(usr, f->usr) || !refill_func(f, c)) {
+		free(f->curs);
+		f->curs = NULL;
+		ast_refill_unit(cx, f->tu);
+	}
+	free(usr);
+}
+
 void ast_refill_unit(struct ctx *cx, size_t ti)
 {
 	struct tunit *t = &cx->tus[ti];

@@ -8,7 +8,8 @@
  * held (units_trim).  The parent's memory then follows the few units in use,
  * not every file that matters: a loaded kernel unit with what the queries
  * read in is 5-10 MiB.  Loading a unit again gives its functions' nodes their
- * cursors back in the preorder they were built in (ast_refill_unit).
+ * cursors back in the preorder they were built in, each function when it is
+ * first asked about (ast_refill_func).
  *
  * One analysis runs at a time in a process, so the state is one: the run's
  * units and index (units_begin/units_end).  BLKMIG_RESIDENT_UNITS=N keeps N
@@ -95,8 +96,6 @@ static long unit_index(const struct tunit *t)
 
 static void unit_load(struct tunit *t)
 {
-	long ti = unit_index(t);
-
 	if (clang_createTranslationUnit2(units.idx, t->ast_path, &t->unit) != CXError_Success ||
 	    !t->unit) {
 		/* it was saved and loaded before in this run: only a saved AST removed
@@ -115,8 +114,8 @@ static void unit_load(struct tunit *t)
 		units.in_memory += units.cx->tus[i].unit != NULL;
 	if (units.in_memory > units.most)
 		units.most = units.in_memory;
-	if (ti >= 0 && (size_t)ti < units.cx->nbuilt_tus)
-		ast_refill_unit(units.cx, (size_t)ti);
+	/* its functions' cursors are made again when one of them is asked for
+	 * (node_cursor()): most loads ask about a few functions only */
 }
 
 CXTranslationUnit unit_tu(struct tunit *t)
@@ -138,15 +137,23 @@ bool unit_parsed(const struct tunit *t)
 	return t->unit || t->ast_path;
 }
 
-CXCursor node_cursor(const struct func *f, int n)
+/* F's unit in memory and F's cursors made (ast.c), once per load. */
+static void func_in_memory(const struct func *f)
 {
 	unit_tu(&units.cx->tus[f->tu]);
+	if (!f->curs)
+		ast_refill_func(units.cx, (struct func *)f);
+}
+
+CXCursor node_cursor(const struct func *f, int n)
+{
+	func_in_memory(f);
 	return f->curs[n];
 }
 
 CXCursor func_cursor(const struct func *f)
 {
-	unit_tu(&units.cx->tus[f->tu]);
+	func_in_memory(f);
 	return f->decl;
 }
 
