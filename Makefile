@@ -81,9 +81,11 @@ check: all
 	@for s in $(CHECK_SUITES); do \
 		echo "=== suite $$s"; \
 		log=$(RESULTS)/$$s.log; \
+		t0=$$(date +%s); \
 		$(MAKE) --no-print-directory check-$$s RESULTS=$(RESULTS) || \
 			grep -q '^FAIL ' $$log 2>/dev/null || \
 			echo "FAIL suite-$$s (runner exited non-zero without naming a failed test)" >> $$log; \
+		echo "$$s $$(( $$(date +%s) - t0 ))" >> $(RESULTS)/durations; \
 		grep -qE '^(PASS|FAIL) ' $$log 2>/dev/null || \
 			echo "FAIL suite-$$s (ran no test)" >> $$log; \
 	done; \

@@ -126,13 +126,12 @@ static void stop_children(void)
 	}
 }
 
-static void on_signal(int sig)
+/*
+ * Stop the children and remove every registered file and folder.  Marks the run as
+ * stopping first, so a signal arriving now dies at once instead of doing this twice.
+ */
+static void leave_nothing(void)
 {
-	if (getpid() != owner || stopping) {
-		signal(sig, SIG_DFL);
-		raise(sig);
-		return;
-	}
 	stopping = 1;
 	stop_children();
 	for (int i = 0; i < MAX_FILES; i++)
@@ -141,6 +140,16 @@ static void on_signal(int sig)
 	for (int i = 0; i < MAX_DIRS; i++)
 		if (dirs[i][0])
 			rm_tree(dirs[i]);
+}
+
+static void on_signal(int sig)
+{
+	if (getpid() != owner || stopping) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return;
+	}
+	leave_nothing();
 	if (cleanup_before_message) /* fd 2 may be the progress line's pipe (progress.c) */
 		cleanup_before_message();
 	say(prog);
@@ -159,14 +168,7 @@ static void on_signal(int sig)
 
 void cleanup_exit(int status)
 {
-	stopping = 1; /* a signal now dies at once: this removes what it would */
-	stop_children();
-	for (int i = 0; i < MAX_FILES; i++)
-		if (files[i][0])
-			unlink(files[i]);
-	for (int i = 0; i < MAX_DIRS; i++)
-		if (dirs[i][0])
-			rm_tree(dirs[i]);
+	leave_nothing();
 	exit(status);
 }
 

@@ -24,6 +24,15 @@ else
 	fail summarize-all-pass
 fi
 
+# The time make check's loop wrote for a suite is shown on its line, summed over reruns.
+printf 'b 70\nb 55\n' > "$tmp/durations"
+if "$here/summarize" "$tmp" | grep -qx 'b  *2 passed,  *0 failed, 2 min 5 s'; then
+	pass summarize-shows-suite-time
+else
+	fail summarize-shows-suite-time "$("$here/summarize" "$tmp" | grep '^b ')"
+fi
+rm -f "$tmp/durations"
+
 # No test at all is not a success.
 rm -f "$tmp"/*.log
 if "$here/summarize" "$tmp" >/dev/null; then
