@@ -43,6 +43,7 @@ struct dep {
 	char *path;
 	char hash[65]; /* "" until hashed (an include, hashed at store time) */
 	bool is_dir;
+	bool explicit; /* bm_cache_add_input(): hashed when added, checked again at store */
 	struct timespec mtime;
 	ino_t ino;
 };
@@ -163,6 +164,39 @@ static void remove_stale_tmp(const char *dir)
 	closedir(d);
 }
 
+/*
+ * Entries neither written nor used for CACHE_KEEP_DAYS are removed, once per run, when
+ * it stores one: each edit of a file makes a new entry of its spatch result
+ * (spatch_cache.c), so entries would otherwise only ever accumulate.
+ */
+#define CACHE_KEEP_DAYS 30
+
+static void prune_unused(const char *dir)
+{
+	static bool done;
+	DIR *d;
+	struct dirent *e;
+	time_t now = time(NULL);
+
+	if (done || !(d = opendir(dir)))
+		return;
+	done = true;
+	while ((e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		struct stat st;
+		char *path;
+
+		if (n < 7 || strcmp(e->d_name + n - 6, ".entry"))
+			continue;
+		path = xasprintf("%s/%s", dir, e->d_name);
+		if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+		    now - st.st_mtime > CACHE_KEEP_DAYS * 86400L)
+			unlink(path);
+		free(path);
+	}
+	closedir(d);
+}
+
 static char *cache_dir(void)
 {
 	const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
@@ -174,7 +208,19 @@ static char *cache_dir(void)
 	return NULL;
 }
 
+static struct bm_cache *open_keyed(const char *command, int argc, char **argv, bool by_cwd);
+
 struct bm_cache *bm_cache_open(const char *command, int argc, char **argv)
+{
+	return open_keyed(command, argc, argv, true);
+}
+
+struct bm_cache *bm_cache_open_anywhere(const char *command, int argc, char **argv)
+{
+	return open_keyed(command, argc, argv, false);
+}
+
+static struct bm_cache *open_keyed(const char *command, int argc, char **argv, bool by_cwd)
 {
 	struct bm_cache *c;
 	char cwd[PATH_MAX], *self, *dir;
@@ -196,7 +242,8 @@ struct bm_cache *bm_cache_open(const char *command, int argc, char **argv)
 	}
 	key_add(c, "tool", self, len);
 	free(self);
-	key_add(c, "cwd", cwd, strlen(cwd));
+	if (by_cwd)
+		key_add(c, "cwd", cwd, strlen(cwd));
 	for (int i = 0; i < argc; i++)
 		key_add(c, "arg", argv[i], strlen(argv[i]));
 	for (size_t i = 0; i < sizeof(env_keys) / sizeof(env_keys[0]); i++) {
@@ -474,22 +521,31 @@ json_t *bm_cache_lookup(struct bm_cache *c)
 	json_t *doc, *state = NULL;
 	json_error_t err;
 
+	void (*hook)(const char *, const char *, size_t) = bm_input_hook;
+
 	if (!c)
 		return NULL;
 	finish_key(c);
+	/* what a lookup reads (the entry, the inputs it checks) is not an input of the run
+	 * that is recording, if one is (a file's spatch result looked up during a run) */
+	bm_input_hook = NULL;
 	s = read_file(c->entry, &len);
-	if (!s)
+	if (!s) {
+		bm_input_hook = hook;
 		return NULL;
+	}
 	nl = memchr(s, '\n', len);
 	/* "blkmig-cache 1 <sha256 of the body>\n<body>" */
 	if (!nl || (size_t)(nl - s) != strlen(CACHE_FORMAT) + 1 + 64 ||
 	    strncmp(s, CACHE_FORMAT " ", strlen(CACHE_FORMAT) + 1)) {
 		free(s);
+		bm_input_hook = hook;
 		return NULL;
 	}
 	sha256_hex(nl + 1, len - (size_t)(nl + 1 - s), sum);
 	if (memcmp(sum, s + strlen(CACHE_FORMAT) + 1, 64)) {
 		free(s);
+		bm_input_hook = hook;
 		return NULL;
 	}
 	doc = json_loadb(nl + 1, len - (size_t)(nl + 1 - s), 0, &err);
@@ -499,7 +555,38 @@ json_t *bm_cache_lookup(struct bm_cache *c)
 	    inputs_unchanged(json_object_get(doc, "inputs")))
 		state = json_incref(json_object_get(doc, "state"));
 	json_decref(doc);
+	bm_input_hook = hook;
+	if (state) /* used: kept past the pruning of old entries (prune_unused) */
+		utimensat(AT_FDCWD, c->entry, NULL, 0);
 	return state;
+}
+
+/* The hash of PATH's content now ("missing" when it cannot be read), no run recording it. */
+static void hash_now(const char *path, char out[65])
+{
+	void (*hook)(const char *, const char *, size_t) = bm_input_hook;
+	size_t len = 0;
+	char *s;
+
+	bm_input_hook = NULL;
+	s = read_file(path, &len);
+	bm_input_hook = hook;
+	if (s)
+		sha256_hex(s, len, out);
+	else
+		strcpy(out, "missing");
+	free(s);
+}
+
+void bm_cache_add_input(struct bm_cache *c, const char *path)
+{
+	struct dep *d;
+
+	if (!c || dep_find(c, path, false))
+		return;
+	d = dep_find(c, path, true);
+	d->explicit = true;
+	hash_now(path, d->hash);
 }
 
 void bm_cache_store(struct bm_cache *c, json_t *state)
@@ -537,6 +624,15 @@ void bm_cache_store(struct bm_cache *c, json_t *state)
 			c->spoiled = true; /* a missing header appeared during the run */
 			break;
 		}
+		if (d->explicit) { /* hashed before the work it keys: the same after it? */
+			char now[65];
+
+			hash_now(d->path, now);
+			if (strcmp(now, d->hash)) {
+				c->spoiled = true;
+				break;
+			}
+		}
 		if (!d->hash[0]) { /* an include: hashed now, if it has not changed meanwhile */
 			struct stat st;
 			size_t len = 0;
@@ -570,6 +666,7 @@ void bm_cache_store(struct bm_cache *c, json_t *state)
 	}
 	sha256_hex(body, strlen(body), sum);
 	remove_stale_tmp(c->dir);
+	prune_unused(c->dir);
 	tmp = xasprintf("%s/" CACHE_TMP_PREFIX "%ld.XXXXXX", c->dir, (long)getpid());
 	fd = mkstemp(tmp);
 	if (fd >= 0)

@@ -19,6 +19,8 @@ struct bm_cache;
 /* A cache for this command line, or NULL when caching is off (BLKMIG_NO_CACHE set,
  * no usable cache directory).  ARGV: the command's own arguments. */
 struct bm_cache *bm_cache_open(const char *command, int argc, char **argv);
+/* The same for a result that does not depend on the working directory. */
+struct bm_cache *bm_cache_open_anywhere(const char *command, int argc, char **argv);
 /* More key material: a tool's identity, a text (e.g. the semantic patches). */
 void bm_cache_key_text(struct bm_cache *c, const char *label, const char *text, size_t len);
 /* A file's content into the key; its absence too. */
@@ -36,6 +38,9 @@ void bm_cache_record(struct bm_cache *c);
 /* Store STATE (taken) with the recorded inputs, atomically.  Nothing is stored when
  * an input changed while the run was going on. */
 void bm_cache_store(struct bm_cache *c, json_t *state);
+/* PATH as an input of C's entry, outside any recording: its content hash now, or its
+ * absence; checked again when the entry is stored. */
+void bm_cache_add_input(struct bm_cache *c, const char *path);
 /* A file a parse included (content hashed at store time). */
 void bm_cache_note_include(const char *path);
 void bm_cache_close(struct bm_cache *c);

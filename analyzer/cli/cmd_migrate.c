@@ -361,7 +361,10 @@ int cmd_migrate(int argc, char **argv)
 	if (m.nc) {
 		/* 2. spatch on the private copies, all passes within one budget */
 		m.spatch_left = spatch_budget(&m);
-		for (size_t i = 0; i < cocci.n && !m.a.no_spatch && !m.spatch_timed_out; i++) {
+		spatch_cache_take(&m, spatch, &cocci, &copts, macros);
+		for (size_t i = 0;
+		     i < cocci.n && !m.a.no_spatch && !m.spatch_timed_out && spatch_cache_left(&m);
+		     i++) {
 			const char *name = strrchr(cocci.v[i], '/') + 1;
 
 			progress_begin(name, m.nc);
@@ -389,6 +392,7 @@ int cmd_migrate(int argc, char **argv)
 		stage_time("spatch");
 		if (!m.spatch_failed) {
 			spatch_timeouts(&m);
+			spatch_cache_keep(&m);
 			guard_spatch_output(&m);
 			judge_spatch(&m);
 		}

@@ -223,7 +223,7 @@ static void push_include(struct bm_strlist *av, const char *dir)
  * spatch finds the kernel tree's include/ above each file; the private copies have
  * none above them, so each file's tree, --kernel-tree and -I are named.
  */
-static void spatch_include_args(const struct mig *m, struct bm_strlist *av)
+void spatch_include_args(const struct mig *m, struct bm_strlist *av)
 {
 	for (size_t i = 0; i < m->nc; i++) {
 		char *root = ktree_find_root(m->c[i].orig);
@@ -476,6 +476,7 @@ void mig_free(struct mig *m)
 		free(m->c[i].spatched);
 		free(m->c[i].final);
 		free(m->c[i].problem);
+		bm_cache_close(m->c[i].spatch_entry);
 	}
 	free(m->c);
 	free(m->origin);

@@ -9,6 +9,7 @@
  * migrate_sites.c     each inventory site's final verdict, told on the user's file
  * migrate_output.c    in-place writes, --series, --report, the --check list
  * migrate_cache.c     the result cache of a --check or --patch run
+ * spatch_cache.c      spatch's result for one file, kept between runs
  */
 #ifndef BLKMIG_MIGRATE_STAGES_H
 #define BLKMIG_MIGRATE_STAGES_H
@@ -48,6 +49,8 @@ struct cand {
 	const char *problem_code;
 	size_t by_spatch, by_analyzer;
 	bool aside; /* spatch gave up on it: hidden from its later passes (spatch_set_aside) */
+	bool spatch_cached;	       /* spatch's result came from the cache (spatch_cache.c) */
+	struct bm_cache *spatch_entry; /* where spatch's result will be kept */
 };
 
 struct mig {
@@ -80,12 +83,20 @@ static inline int changed(const struct cand *c)
 void copy_options(struct bm_options *dst, const struct bm_options *src);
 double now_s(void); /* the monotonic clock, in seconds */
 
+/* spatch_cache.c: after make_copies(), files whose spatch result is cached get it and
+ * are hidden from the passes; after them, the others' results are kept */
+void spatch_cache_take(struct mig *m, const char *spatch, const struct bm_strlist *cocci,
+		       const struct bm_strlist *copts, const char *macros);
+size_t spatch_cache_left(const struct mig *m);
+void spatch_cache_keep(struct mig *m);
+
 /* migrate_spatch.c */
 void index_cands(struct mig *m);
 struct cand *cand_of(struct mig *m, const char *path);
 void leave_untouched(struct cand *c, const char *code, const char *why);
 int make_copies(struct mig *m);
 double spatch_budget(const struct mig *m);
+void spatch_include_args(const struct mig *m, struct bm_strlist *av);
 int run_spatch(struct mig *m, const char *spatch, const char *cocci, const char *options,
 	       const char *macros);
 void spatch_timeouts(struct mig *m);

@@ -292,6 +292,84 @@ hconst_test() {
 }
 hconst_test
 
+# ---- spatch's result per file kept between runs (cli/spatch_cache.c): after one file is
+# edited only that file goes through spatch and the result is that of a --no-cache run; a
+# header the patches' Python reads for a constant (-I), or one appearing in an -I folder
+# searched before it, is an input of the file's entry ----------------------------------
+spatch_cache_test() {
+	local w=$SCRATCH/spcache case=$TOP/tests/migrate/cases/hconst
+	mkdir -p "$w/d"
+	cp "$case/hconst.c" "$TOP/tests/migrate/cache/drivers/block/cdrv.c" \
+		"$TOP/tests/migrate/cache/drivers/block/cdrv.h" "$w/d/"
+	cp -r "$case/inc" "$w/inc"
+	mkdir -p "$w/inc0"
+	find "$w" -exec touch -d '1 minute ago' {} +
+	# sprun NAME [ARGS]: migrate --patch and --report into $w/NAME.*, the cached count
+	sprun() {
+		local name=$1
+		shift
+		(cd "$w" && XDG_CACHE_HOME=$w/xdg BLKMIG_STAGE_TIMES=1 "$BLKMIG" migrate -q "$@" \
+			--patch "$name.patch" --report "$name.rep" -I inc0 -I inc d) \
+			> /dev/null 2> "$w/$name.err"
+		sed -n "s/^blkmig migrate: spatch's result of \(.*\) file(s) cached$/\1/p" \
+			"$w/$name.err" > "$w/$name.cached"
+	}
+	spsame() { cmp -s "$w/$1.patch" "$w/$2.patch" && cmp -s "$w/$1.rep/report.json" "$w/$2.rep/report.json"; }
+	sprun cold
+	# an edit of one file: a miss of the whole run, spatch on that file only
+	printf '/* edited */\n' >> "$w/d/cdrv.c"
+	touch -d '1 minute ago' "$w/d/cdrv.c"
+	sprun edited
+	sprun edited-nocache --no-cache
+	if [ "$(cat "$w/cold.cached")" = "0 of 2" ] && [ "$(cat "$w/edited.cached")" = "1 of 2" ] &&
+		spsame edited edited-nocache; then
+		pass spatch-cache/one-file-edited-others-from-cache-same-result
+	else
+		fail spatch-cache/one-file-edited-others-from-cache-same-result "cached: $(cat "$w/cold.cached") then $(cat "$w/edited.cached"); $(diff "$w/edited.patch" "$w/edited-nocache.patch" | head -4 | tr '\n' '|')"
+	fi
+	# the constants' header changes (0 and 1 swapped): hconst.c is spatched again
+	sed -i 's/HCONST_FAIL 0/HCONST_FAIL 2/' "$w/inc/hconst/status.h"
+	touch -d '1 minute ago' "$w/inc/hconst/status.h"
+	sprun header
+	sprun header-nocache --no-cache
+	if [ "$(cat "$w/header.cached")" = "1 of 2" ] && ! spsame header edited &&
+		spsame header header-nocache; then
+		pass spatch-cache/header-the-patches-read-is-an-input
+	else
+		fail spatch-cache/header-the-patches-read-is-an-input "cached: $(cat "$w/header.cached"); $(diff "$w/header.patch" "$w/header-nocache.patch" | head -4 | tr '\n' '|')"
+	fi
+	# the same header appears in an -I folder searched before: that one is read now
+	mkdir -p "$w/inc0/hconst"
+	sed 's/HCONST_FAIL 2/HCONST_FAIL 0/' "$w/inc/hconst/status.h" > "$w/inc0/hconst/status.h"
+	find "$w/inc0" -exec touch -d '1 minute ago' {} +
+	sprun appeared
+	sprun appeared-nocache --no-cache
+	if [ "$(cat "$w/appeared.cached")" = "1 of 2" ] && ! spsame appeared header &&
+		spsame appeared appeared-nocache; then
+		pass spatch-cache/header-appearing-earlier-is-an-input
+	else
+		fail spatch-cache/header-appearing-earlier-is-an-input "cached: $(cat "$w/appeared.cached"); $(diff "$w/appeared.patch" "$w/appeared-nocache.patch" | head -4 | tr '\n' '|')"
+	fi
+	# a run that stores removes entries unused for 30 days; one used keeps its place
+	local x=$w/xdg/blkmig used
+	# hconst.c's spatch result stored last (no "cands": not a whole run's entry)
+	used=$(ls -t $(grep -l 'HCONST_OK' "$x"/*.entry | xargs grep -L '"cands"') | head -1)
+	echo stale > "$x/unused.entry"
+	touch -d '31 days ago' "$x/unused.entry" "$used"
+	echo recent > "$x/recent.entry"
+	touch -d '29 days ago' "$x/recent.entry"
+	printf '/* edited again */\n' >> "$w/d/cdrv.c"
+	touch -d '1 minute ago' "$w/d/cdrv.c"
+	sprun pruned
+	if [ ! -e "$x/unused.entry" ] && [ -e "$x/recent.entry" ] && [ -e "$used" ] &&
+		[ "$(cat "$w/pruned.cached")" = "1 of 2" ]; then
+		pass spatch-cache/unused-entries-pruned-used-kept
+	else
+		fail spatch-cache/unused-entries-pruned-used-kept "$(ls "$x" | head) cached: $(cat "$w/pruned.cached")"
+	fi
+}
+spatch_cache_test
+
 # ---- layout (issue 22, analyzer/convert/indent_fix.c): spatch converts a call in a line
 # indented with spaces before tabs (continuation aligned by that indentation), the analyzer
 # one in a line indented with a tab and a space that grows past 80 columns: the patch has
