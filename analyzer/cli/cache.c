@@ -57,7 +57,7 @@ struct bm_cache {
 	long *slots; /* open addressing over deps by path */
 	size_t nslots;
 	struct timespec started;
-	bool recording, spoiled;
+	bool spoiled;
 };
 
 static struct bm_cache *recording; /* the cache that read_file reports to */

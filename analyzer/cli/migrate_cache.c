@@ -16,6 +16,22 @@
 #include "util.h"
 #include "vec.h"
 
+/* What spatch's output depends on besides the files: spatch itself (NULL: no spatch), the
+ * semantic patches with their options, the macro file. */
+void key_spatch_tools(struct bm_cache *c, const char *spatch, const struct bm_strlist *cocci,
+		      const struct bm_strlist *copts, const char *macros)
+{
+	bm_cache_key_text(c, "spatch", spatch ? spatch : "", spatch ? strlen(spatch) : 0);
+	if (spatch)
+		bm_cache_key_stat(c, spatch);
+	for (size_t i = 0; i < cocci->n; i++) {
+		bm_cache_key_file(c, cocci->v[i]);
+		bm_cache_key_text(c, "options", copts->v[i], strlen(copts->v[i]));
+	}
+	if (macros)
+		bm_cache_key_file(c, macros);
+}
+
 /*
  * The cache of a --check or --patch run (cache.c): keyed by the command line and
  * everything that shapes the result besides the files (libclang, spatch, the
@@ -78,15 +94,7 @@ struct bm_cache *open_cache(struct mig *m, const char *spatch, const struct bm_s
 	v = clang_getClangVersion();
 	bm_cache_key_text(c, "libclang", clang_getCString(v), strlen(clang_getCString(v)));
 	clang_disposeString(v);
-	bm_cache_key_text(c, "spatch", spatch ? spatch : "", spatch ? strlen(spatch) : 0);
-	if (spatch)
-		bm_cache_key_stat(c, spatch);
-	for (size_t i = 0; i < cocci->n; i++) {
-		bm_cache_key_file(c, cocci->v[i]);
-		bm_cache_key_text(c, "options", copts->v[i], strlen(copts->v[i]));
-	}
-	if (macros)
-		bm_cache_key_file(c, macros);
+	key_spatch_tools(c, spatch, cocci, copts, macros);
 	if (m->inv.opt.build_dir) {
 		char *db = xasprintf("%s/compile_commands.json", m->inv.opt.build_dir);
 

@@ -132,6 +132,8 @@ void remove_leftovers(const struct bm_run *run);
 void list_changed(const struct mig *m);
 
 /* migrate_cache.c */
+void key_spatch_tools(struct bm_cache *c, const char *spatch, const struct bm_strlist *cocci,
+		      const struct bm_strlist *copts, const char *macros);
 struct bm_cache *open_cache(struct mig *m, const char *spatch, const struct bm_strlist *cocci,
 			    const struct bm_strlist *copts, const char *macros);
 json_t *mig_state(const struct mig *m, size_t converted, size_t by_spatch);

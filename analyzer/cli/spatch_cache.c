@@ -103,7 +103,7 @@ void spatch_cache_take(struct mig *m, const char *spatch, const struct bm_strlis
 	spatch_include_args(m, &incs);
 	for (size_t i = 0; i < m->nc; i++) {
 		struct cand *c = &m->c[i];
-		char *base = strrchr(c->tmp, '/') + 1, *to;
+		char *base = strrchr(c->tmp, '/') + 1;
 		struct bm_cache *e;
 		json_t *st;
 		size_t len;
@@ -115,14 +115,7 @@ void spatch_cache_take(struct mig *m, const char *spatch, const struct bm_strlis
 		 * the working directory */
 		if (!(e = bm_cache_open_anywhere("spatch-file", 1, &base)))
 			break; /* caching is off */
-		bm_cache_key_text(e, "spatch", spatch, strlen(spatch));
-		bm_cache_key_stat(e, spatch);
-		for (size_t k = 0; k < cocci->n; k++) {
-			bm_cache_key_file(e, cocci->v[k]);
-			bm_cache_key_text(e, "options", copts->v[k], strlen(copts->v[k]));
-		}
-		if (macros)
-			bm_cache_key_file(e, macros);
+		key_spatch_tools(e, spatch, cocci, copts, macros);
 		for (size_t k = 0; k < incs.n; k++)
 			bm_cache_key_text(e, "include", incs.v[k], strlen(incs.v[k]));
 		bm_cache_key_text(e, "BLKMIG_FACTS", facts, facts ? strlen(facts) : 0);
@@ -134,7 +127,8 @@ void spatch_cache_take(struct mig *m, const char *spatch, const struct bm_strlis
 		json_decref(st);
 		if (text && atomic_replace_new(c->tmp, text, len, err, sizeof(err)) == 0) {
 			/* hidden from the passes, back with spatch_restore_aside() */
-			to = xasprintf("%s.aside", c->tmp);
+			char *to = xasprintf("%s.aside", c->tmp);
+
 			c->aside = rename(c->tmp, to) == 0;
 			c->spatch_cached = c->aside;
 			hits += c->aside;
