@@ -293,5 +293,38 @@ PY
 	rm -rf "$tmp/rt-planted"
 }
 
-realtree_case
+# What the conversion of the tree depends on besides the tree: spatch, the semantic
+# patches, the macro file and the scripts that run them; and the tree's own identity.
+realtree_key() {
+	{
+		"$SPATCH" --version 2>&1 | head -1
+		cat "$top"/cocci/*.cocci "$top"/cocci/blkmig.h "$top"/cocci/blkmig-cocci-convert \
+			"$top"/cocci/blkmig-leftovers "$rt_src/Makefile"
+		find "$rt_src" -type f -name '*.[ch]' | wc -l
+	} | sha256sum | cut -d' ' -f1
+}
+
+# The sanitize suite's rerun (SANITIZE_RUN) is there for its cross-check, which runs
+# blkmig: the conversion by spatch alone, checked by the plain cocci run of the same
+# `make check` (COCCI_REUSE_FROM: its work folder), is taken from there when its key is
+# the same, instead of being made and checked again.
+realtree_reuse() {
+	local from=${COCCI_REUSE_FROM:-}
+	[ -n "${SANITIZE_RUN:-}" ] && [ -n "$from" ] && [ -s "$from/realtree.sites" ] &&
+		[ -s "$from/reuse.key" ] || return 1
+	realtree_unpack || return 1
+	[ "$(cat "$from/reuse.key")" = "$(realtree_key)" ] || return 1
+	rt_work=$from
+	cp "$from/realtree.sites" "$tmp/realtree.sites"
+	pass realtree/conversion-taken-from-the-plain-run
+}
+
+if ! realtree_reuse; then
+	realtree_case
+	# kept for the sanitize rerun, with what it was made from, once every check ran
+	if [ -s "$tmp/realtree.sites" ] && [ -d "$rt_work/linux-2.6.24" ]; then
+		cp "$tmp/realtree.sites" "$rt_work/realtree.sites"
+		realtree_key >"$rt_work/reuse.key"
+	fi
+fi
 realtree_crosscheck

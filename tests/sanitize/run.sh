@@ -79,8 +79,9 @@ export ASAN_OPTIONS UBSAN_OPTIONS SANITIZE_RUN=1 # the runners skip what re-meas
 ASAN_OPTIONS=$(asan_opts "$reports")
 UBSAN_OPTIONS=$(ubsan_opts "$reports")
 for s in $SUITES; do
-	(cd "$TOP" && nice -n 10 $MAKE --no-print-directory SANITIZE=1 BUILD="$ABUILD" "check-$s" \
-		RESULTS="$work/results") >"$work/$s.out" 2>&1
+	# cocci: the tree's conversion by spatch alone, from the plain run when it is current
+	(cd "$TOP" && COCCI_REUSE_FROM=$BUILD/cocci-realtree nice -n 10 $MAKE --no-print-directory \
+		SANITIZE=1 BUILD="$ABUILD" "check-$s" RESULTS="$work/results") >"$work/$s.out" 2>&1
 	if ! grep -qE '^(PASS|FAIL) ' "$work/results/$s.log" 2>/dev/null; then
 		fail "$s" "suite ran no test: $(tail -n 10 "$work/$s.out")"
 		continue
