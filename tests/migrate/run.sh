@@ -367,6 +367,28 @@ spatch_cache_test() {
 	else
 		fail spatch-cache/unused-entries-pruned-used-kept "$(ls "$x" | head) cached: $(cat "$w/pruned.cached")"
 	fi
+	# --in-place (no whole-run entry) twice on the same files: the second runs no spatch
+	# at all (a wrapper counts its starts) and writes what the first wrote
+	local sp=$w/spatch-counting
+	printf '#!/bin/sh\necho run >> "%s"\nexec %s "$@"\n' "$w/spatch-starts" \
+		"$(command -v spatch)" > "$sp"
+	chmod +x "$sp"
+	rm -rf "$w/ip" && cp -r "$w/d" "$w/ip0"
+	for k in 1 2; do
+		rm -rf "$w/ip" && cp -a "$w/ip0" "$w/ip"
+		: > "$w/spatch-starts"
+		(cd "$w" && XDG_CACHE_HOME=$w/xdg BLKMIG_STAGE_TIMES=1 "$BLKMIG" migrate -q \
+			--in-place --spatch "$sp" -I inc0 -I inc ip) > /dev/null 2> "$w/ip$k.err"
+		cp -r "$w/ip" "$w/ip$k.out"
+		wc -l < "$w/spatch-starts" > "$w/ip$k.starts"
+	done
+	if [ "$(cat "$w/ip1.starts")" -gt 0 ] && [ "$(cat "$w/ip2.starts")" = 0 ] &&
+		grep -q "spatch's result of 2 of 2 file(s) cached" "$w/ip2.err" &&
+		diff -r "$w/ip1.out" "$w/ip2.out" > /dev/null && ! diff -r "$w/ip0" "$w/ip1.out" > /dev/null; then
+		pass spatch-cache/in-place-all-cached-runs-no-spatch
+	else
+		fail spatch-cache/in-place-all-cached-runs-no-spatch "spatch started $(cat "$w/ip1.starts") then $(cat "$w/ip2.starts") time(s); $(grep cached "$w/ip2.err")"
+	fi
 }
 spatch_cache_test
 
