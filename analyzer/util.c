@@ -112,6 +112,24 @@ int strlist_has(const struct bm_strlist *l, const char *s)
 	return 0;
 }
 
+size_t bm_str_hash(const char *s)
+{
+	size_t h = 1469598103934665603ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+unsigned bm_line_of(const char *text, size_t off)
+{
+	unsigned line = 1;
+
+	for (size_t i = 0; i < off; i++)
+		line += text[i] == '\n';
+	return line;
+}
+
 void sbuf_addn(struct sbuf *b, const char *s, size_t n)
 {
 	if (b->len + n + 1 > b->cap) {

@@ -24,6 +24,11 @@ void strlist_push_owned(struct bm_strlist *l, char *s);
 void strlist_free(struct bm_strlist *l);
 int strlist_has(const struct bm_strlist *l, const char *s);
 
+/* FNV-1a of a string: the hash of the analyzer's tables keyed by names and paths. */
+size_t bm_str_hash(const char *s);
+/* The 1-based line of byte OFF in TEXT. */
+unsigned bm_line_of(const char *text, size_t off);
+
 struct sbuf {
 	char *s;
 	size_t len, cap;

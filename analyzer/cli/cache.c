@@ -312,15 +312,6 @@ static bool private_path(const char *p)
 	return false;
 }
 
-static size_t hash_path(const char *s)
-{
-	size_t h = 1469598103934665603ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
-}
-
 static struct dep *dep_find(struct bm_cache *c, const char *path, bool add)
 {
 	size_t h;
@@ -334,12 +325,13 @@ static struct dep *dep_find(struct bm_cache *c, const char *path, bool add)
 		for (size_t i = 0; i < n; i++)
 			c->slots[i] = -1;
 		for (size_t i = 0; i < c->ndeps; i++) {
-			for (h = hash_path(c->deps[i].path) % n; c->slots[h] >= 0; h = (h + 1) % n)
+			for (h = bm_str_hash(c->deps[i].path) % n; c->slots[h] >= 0;
+			     h = (h + 1) % n)
 				;
 			c->slots[h] = (long)i;
 		}
 	}
-	for (h = hash_path(path) % c->nslots; c->slots[h] >= 0; h = (h + 1) % c->nslots)
+	for (h = bm_str_hash(path) % c->nslots; c->slots[h] >= 0; h = (h + 1) % c->nslots)
 		if (!strcmp(c->deps[c->slots[h]].path, path))
 			return &c->deps[c->slots[h]];
 	if (!add)

@@ -35,15 +35,6 @@ static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *
 	return 0;
 }
 
-static size_t hash_str(const char *s)
-{
-	size_t h = 5381;
-
-	while (*s)
-		h = h * 33 + (unsigned char)*s++;
-	return h;
-}
-
 /* Index both names of every candidate (open addressing, 4 slots per name). */
 void index_cands(struct mig *m)
 {
@@ -53,7 +44,7 @@ void index_cands(struct mig *m)
 		const char *names[2] = {m->c[i].orig, m->c[i].tmp};
 
 		for (int k = 0; k < 2; k++) {
-			size_t h = hash_str(names[k]) % m->nslots;
+			size_t h = bm_str_hash(names[k]) % m->nslots;
 
 			while (m->slots[h])
 				h = (h + 1) % m->nslots;
@@ -68,7 +59,7 @@ struct cand *cand_of(struct mig *m, const char *path)
 
 	if (!m->nslots)
 		return NULL;
-	for (h = hash_str(path) % m->nslots; m->slots[h]; h = (h + 1) % m->nslots)
+	for (h = bm_str_hash(path) % m->nslots; m->slots[h]; h = (h + 1) % m->nslots)
 		if (!strcmp(m->slots[h]->orig, path) || !strcmp(m->slots[h]->tmp, path))
 			return m->slots[h];
 	return NULL;

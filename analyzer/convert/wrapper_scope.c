@@ -95,19 +95,10 @@ struct str_set {
 	size_t cap;
 };
 
-static size_t str_hash(const char *s)
-{
-	size_t h = 1469598103934665603ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
-}
-
 /* Add s (taken); false when it was there already (then s is freed). */
 static bool str_set_add(struct str_set *set, char *s)
 {
-	size_t i = str_hash(s) % set->cap;
+	size_t i = bm_str_hash(s) % set->cap;
 
 	while (set->slot[i]) {
 		if (!strcmp(set->slot[i], s)) {
@@ -309,15 +300,6 @@ static long unit_of(struct ctx *cx, struct wscope *ws, const struct wscope_file 
 	return -1;
 }
 
-static unsigned line_at(const char *src, size_t off)
-{
-	unsigned line = 1;
-
-	for (size_t i = 0; i < off; i++)
-		line += src[i] == '\n';
-	return line;
-}
-
 /* Rename the prototype's parameter pi `error` (NULL), or say why it cannot be. */
 static char *rename_in_prototype(CXCursor proto, const struct func *f, int pi, const char *path,
 				 const char *src, size_t len, struct bm_site *scratch,
@@ -445,7 +427,7 @@ char *wscope_check(struct ctx *cx, struct wscope *ws, const struct func *f, int 
 		for (size_t at = 0; code && !why && next_name(code, len, f->name, &at);
 		     at += strlen(f->name)) {
 			const char *text = main ? cx->tus[k].src : src;
-			unsigned line = line_at(text, at);
+			unsigned line = bm_line_of(text, at);
 			bool hit = false;
 			CXCursor c;
 

@@ -43,11 +43,7 @@ static const struct reg regs[] = {
 
 static size_t hash_str(const char *s, size_t nb)
 {
-	size_t h = 1469598103934665603ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h % nb;
+	return bm_str_hash(s) % nb;
 }
 
 /* Index funcs by name and USR (the lookups run for every identifier). */

@@ -252,15 +252,6 @@ static long first_word(const char *s, size_t len, const char *const *words, size
 	return -1;
 }
 
-static unsigned line_of(const char *s, size_t off)
-{
-	unsigned line = 1;
-
-	for (size_t i = 0; i < off; i++)
-		line += s[i] == '\n';
-	return line;
-}
-
 static const char *base_name(const char *path)
 {
 	const char *b = strrchr(path, '/');
@@ -278,12 +269,12 @@ static bool text_facts_hold(const char *path, const char *src, size_t len, char 
 
 	if ((at = first_field_write(clean, len, &what, NULL)) >= 0) {
 		*why = xasprintf("the driver writes ->%s (%s:%u)", what, base_name(path),
-				 line_of(src, (size_t)at));
+				 bm_line_of(src, (size_t)at));
 		ok = false;
 	} else if ((at = first_word(clean, len, pc_markers,
 				    sizeof(pc_markers) / sizeof(pc_markers[0]), &what)) >= 0) {
 		*why = xasprintf("the driver may see packet requests (%s, %s:%u)", what,
-				 base_name(path), line_of(src, (size_t)at));
+				 base_name(path), bm_line_of(src, (size_t)at));
 		ok = false;
 	}
 	free(clean);
@@ -433,7 +424,7 @@ char *rq_field_written(struct ctx *cx, size_t tu, const char *field)
 
 	return at < 0 ? NULL
 		      : xasprintf("the driver writes ->%s (%s:%u)", field, base_name(t->path),
-				  line_of(t->src, (size_t)at));
+				  bm_line_of(t->src, (size_t)at));
 }
 
 char *rq_packet_marker(struct ctx *cx, size_t tu)
@@ -445,5 +436,5 @@ char *rq_packet_marker(struct ctx *cx, size_t tu)
 
 	return at < 0 ? NULL
 		      : xasprintf("the driver may see packet requests (%s, %s:%u)", what,
-				  base_name(t->path), line_of(t->src, (size_t)at));
+				  base_name(t->path), bm_line_of(t->src, (size_t)at));
 }
