@@ -16,6 +16,7 @@
 //  appended to, so parallel jobs (--jobs) are fine; remove it before a new
 //  run.  Without -D facts this patch does nothing.
 // Options: --no-includes --include-headers
+// Output: facts only (the file of -D facts=FILE, else $BLKMIG_FACTS); no file changes
 // Keywords: blk_init_queue, queue_lock, end_request
 // Requires: 1.1.1
 

@@ -367,6 +367,10 @@ int cmd_migrate(int argc, char **argv)
 		     i++) {
 			const char *name = strrchr(cocci.v[i], '/') + 1;
 
+			/* a facts pass without a facts file to write does nothing (migrate
+			 * gives spatch none; $BLKMIG_FACTS would be one) */
+			if (cocci_facts_only(cocci.v[i]) && !getenv("BLKMIG_FACTS"))
+				continue;
 			progress_begin(name, m.nc);
 			if (run_spatch(&m, spatch, cocci.v[i], copts.v[i], macros) < 0) {
 				progress_end();

@@ -43,7 +43,9 @@ struct bm_cache *open_cache(struct mig *m, const char *spatch, const struct bm_s
 	struct bm_cache *c;
 	CXString v;
 
-	if (m->a.no_cache || m->a.mode == MODE_IN_PLACE)
+	/* $BLKMIG_FACTS gives the patches a facts file, which the run's facts pass appends
+	 * to and which may hold another run's facts: a result no key can name */
+	if (m->a.no_cache || m->a.mode == MODE_IN_PLACE || getenv("BLKMIG_FACTS"))
 		return NULL;
 	/* the command line as parsed, in one canonical form (-Ix and -I x are one entry);
 	 * where the outputs go and how reports are written, -q and -j do not change the

@@ -3,7 +3,8 @@
  * editing one file of a tree pays spatch for that file only).
  *
  * spatch converts each file of migrate's private tree on its own: the passes run with
- * --no-includes and without -D facts, so what a file becomes depends on its text, the
+ * --no-includes and without a facts file (nothing is kept when $BLKMIG_FACTS gives the
+ * patches one), so what a file becomes depends on its text, the
  * semantic patches, their options and spatch, and on the headers the patches' Python
  * reads for #define constants (cocci/src/decide.cocci, included_headers(): <x/y.h> in an
  * include/ folder above the file or in an -I folder, "x.h" beside it).  An entry of the
@@ -94,11 +95,12 @@ void spatch_cache_take(struct mig *m, const char *spatch, const struct bm_strlis
 		       const struct bm_strlist *copts, const char *macros)
 {
 	struct bm_strlist incs = {0};
-	const char *facts = getenv("BLKMIG_FACTS");
 	size_t hits = 0;
 	char err[256];
 
-	if (m->a.no_cache || m->a.no_spatch || !spatch)
+	/* with $BLKMIG_FACTS the patches read the facts the facts pass writes of every file
+	 * during the run (cocci/README.md): a file's result depends on the others then */
+	if (m->a.no_cache || m->a.no_spatch || !spatch || getenv("BLKMIG_FACTS"))
 		return;
 	spatch_include_args(m, &incs);
 	for (size_t i = 0; i < m->nc; i++) {
@@ -118,9 +120,6 @@ void spatch_cache_take(struct mig *m, const char *spatch, const struct bm_strlis
 		key_spatch_tools(e, spatch, cocci, copts, macros);
 		for (size_t k = 0; k < incs.n; k++)
 			bm_cache_key_text(e, "include", incs.v[k], strlen(incs.v[k]));
-		bm_cache_key_text(e, "BLKMIG_FACTS", facts, facts ? strlen(facts) : 0);
-		if (facts)
-			bm_cache_key_file(e, facts);
 		bm_cache_key_text(e, "source", c->orig_data, c->orig_len);
 		st = bm_cache_lookup(e);
 		text = st ? run_state_get_bytes(json_object_get(st, "text"), &len) : NULL;

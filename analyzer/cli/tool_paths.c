@@ -181,6 +181,25 @@ static char *options_of(const char *file)
 	return res ? res : xstrdup("");
 }
 
+/*
+ * Whether FILE's header says it writes facts only ("// Output: facts only"): it
+ * changes no file, and without a facts file (-D facts=FILE, which migrate never
+ * gives, or $BLKMIG_FACTS) it does nothing at all: migrate need not run it.
+ */
+bool cocci_facts_only(const char *file)
+{
+	FILE *f = fopen(file, "r");
+	char line[1024];
+	bool yes = false;
+
+	if (!f)
+		return false;
+	while (!yes && fgets(line, sizeof(line), f) && line[0] != '@')
+		yes = !strncmp(line, "// Output: facts only", 21);
+	fclose(f);
+	return yes;
+}
+
 int cocci_files(const char *dir, struct bm_strlist *files, struct bm_strlist *options, char *err,
 		size_t errlen)
 {

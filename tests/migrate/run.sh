@@ -389,6 +389,27 @@ spatch_cache_test() {
 	else
 		fail spatch-cache/in-place-all-cached-runs-no-spatch "spatch started $(cat "$w/ip1.starts") then $(cat "$w/ip2.starts") time(s); $(grep cached "$w/ip2.err")"
 	fi
+	# the facts pass ("// Output: facts only") runs only when it has a file to write
+	# ($BLKMIG_FACTS): then it writes it, and no spatch result is kept or taken (a file's
+	# result depends on every file's facts)
+	local k
+	for k in 1 2; do
+		: > "$w/spatch-starts"
+		(cd "$w" && XDG_CACHE_HOME=$w/xdg BLKMIG_FACTS=$w/facts.$k BLKMIG_STAGE_TIMES=1 \
+			"$BLKMIG" migrate -q --spatch "$sp" --patch "$w/facts$k.patch" -I inc0 -I inc d) \
+			> /dev/null 2> "$w/facts$k.err"
+		wc -l < "$w/spatch-starts" > "$w/facts$k.starts"
+	done
+	: > "$w/spatch-starts"
+	(cd "$w" && "$BLKMIG" migrate -q --no-cache --spatch "$sp" --check -I inc0 -I inc d) \
+		> /dev/null 2>&1
+	if [ "$(cat "$w/facts1.starts")" = 2 ] && [ "$(cat "$w/facts2.starts")" = 2 ] &&
+		[ -s "$w/facts.1" ] && ! grep -q "cached" "$w/facts1.err" "$w/facts2.err" &&
+		[ "$(wc -l < "$w/spatch-starts")" = 1 ]; then
+		pass spatch-cache/facts-pass-only-with-a-facts-file
+	else
+		fail spatch-cache/facts-pass-only-with-a-facts-file "starts: $(cat "$w/facts1.starts") $(cat "$w/facts2.starts") and without facts $(wc -l < "$w/spatch-starts"); $(grep cached "$w/facts2.err")"
+	fi
 }
 spatch_cache_test
 
