@@ -435,7 +435,9 @@ rm -rf "$w/ic" "$w/ic".*
 # never returned was never killed.  Now the passes share one budget (--timeout per file;
 # migrate_spatch.c spatch_budget) and the pass that passes it is killed with its process
 # group.  A stand-in that ignores SIGTERM and sleeps for ever (its name is the marker
-# pgrep looks for), and one whose every pass takes 0.6 x the budget (3 s here).
+# pgrep looks for), and one whose every pass takes 0.6 x the budget (3 s here).  Both
+# passes run: $BLKMIG_FACTS gives the facts pass a file to write (without one migrate
+# leaves it out: cocci/README.md), so the slow stand-in passes the budget in the second.
 rm -rf "$w/bud"; mkdir -p "$w/bud"
 cp "$TOP/samples/lrd_simple.c" "$TOP/samples/lrd_disk.h" "$w/bud/"
 cat >"$w/bud-hang-spatch" <<'EOT'
@@ -451,8 +453,8 @@ chmod +x "$w/bud-hang-spatch" "$w/bud-slow-spatch"
 for kind in hang slow; do
 	rm -rf "$w/bud-t" "$w/bud-rep"; cp -a "$w/bud" "$w/bud-t"
 	t0=$(date +%s%N)
-	timeout 60 "$B" migrate -q --in-place -j 1 --no-cache --timeout 3 --spatch "$w/bud-$kind-spatch" \
-		--report "$w/bud-rep" "$w/bud-t" >"$w/bud.out" 2>&1; rc=$?
+	BLKMIG_FACTS=$w/bud.facts timeout 60 "$B" migrate -q --in-place -j 1 --no-cache --timeout 3 \
+		--spatch "$w/bud-$kind-spatch" --report "$w/bud-rep" "$w/bud-t" >"$w/bud.out" 2>&1; rc=$?
 	t=$((($(date +%s%N) - t0) / 1000000)) # ms
 	sleep 0.5
 	left=$(pgrep -af "$w/bud-$kind-spatch" | tr '\n' '|')
