@@ -124,7 +124,9 @@ void spatch_cache_take(struct mig *m, const char *spatch, const struct bm_strlis
 		st = bm_cache_lookup(e);
 		text = st ? run_state_get_bytes(json_object_get(st, "text"), &len) : NULL;
 		json_decref(st);
-		if (text && atomic_replace_new(c->tmp, text, len, err, sizeof(err)) == 0) {
+		bool written = text && atomic_replace_new(c->tmp, text, len, err, sizeof(err)) == 0;
+
+		if (written) {
 			/* hidden from the passes, back with spatch_restore_aside() */
 			char *to = xasprintf("%s.aside", c->tmp);
 
@@ -138,8 +140,10 @@ void spatch_cache_take(struct mig *m, const char *spatch, const struct bm_strlis
 			bm_cache_close(e);
 			continue;
 		}
-		/* restore what spatch's run will see, should the write have half happened */
-		atomic_replace_new(c->tmp, c->orig_data, c->orig_len, err, sizeof(err));
+		/* the stored text was written but could not be set aside: spatch's run must
+		 * see the original again */
+		if (written)
+			atomic_replace_new(c->tmp, c->orig_data, c->orig_len, err, sizeof(err));
 		add_header_inputs(m, c, e, &incs);
 		c->spatch_entry = e;
 	}
