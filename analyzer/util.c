@@ -174,6 +174,7 @@ char *sbuf_take(struct sbuf *b)
 
 void (*bm_input_hook)(const char *path, const char *data, size_t len);
 void (*bm_missing_hook)(const char *path);
+void (*bm_unit_hook)(const char *path, bool begin);
 
 char *read_file(const char *path, size_t *len)
 {

@@ -47,6 +47,9 @@ extern void (*bm_input_hook)(const char *path, const char *data, size_t len);
  * empty stub, in each include folder searched): a cached result is void once one
  * appears (cli/cache.c); NULL when unused. */
 extern void (*bm_missing_hook)(const char *path);
+/* Told when a parse of PATH starts (BEGIN) and stops telling the two hooks above of its
+ * includes and missing headers: whose they are (cli/guard_cache.c); NULL when unused. */
+extern void (*bm_unit_hook)(const char *path, bool begin);
 /* mkdir -p PATH (mode 0755): 0, or -1 with errno when PATH cannot be made. */
 int mkdirs(const char *path);
 

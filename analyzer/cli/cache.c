@@ -9,7 +9,7 @@
  * files of the tree (callers, queue registrations) and from the headers each
  * parse included, so the entry lists every input with its content hash:
  * every file the run read (read_file()), every file a parse included
- * (libclang's inclusions), and the entries (mtime, inode) of every directory
+ * (libclang's inclusions), and the entries (the names listed) of every directory
  * on the way to them inside the walked trees, so that a file added, removed
  * or renamed (a header that was missing and stubbed, a new caller) is seen
  * too; and every place a parse looked for a header in vain (each include
@@ -41,11 +41,10 @@
 
 struct dep {
 	char *path;
-	char hash[65]; /* "" until hashed (an include, hashed at store time) */
+	char hash[65]; /* "" until hashed (an include, hashed at store time); a folder's
+			* listing (dir_listing) */
 	bool is_dir;
 	bool explicit; /* bm_cache_add_input(): hashed when added, checked again at store */
-	struct timespec mtime;
-	ino_t ino;
 };
 
 struct bm_cache {
@@ -61,6 +60,8 @@ struct bm_cache {
 };
 
 static struct bm_cache *recording; /* the cache that read_file reports to */
+/* one more that the same reads go to (bm_cache_record_also): a part of the run's own entry */
+static struct bm_cache *also;
 
 static void hex(const unsigned char *d, unsigned n, char *out)
 {
@@ -353,6 +354,69 @@ static bool changed_since_start(const struct bm_cache *c, const struct timespec 
 	return ns >= st - 50000000LL;
 }
 
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * What a directory's entries are: the hash of its sorted names ("missing" when it cannot be
+ * listed).  The names, not the directory's mtime: a file written by renaming a new copy
+ * over it (as editors do) leaves the names as they were, and its content is an input of
+ * its own; a file added, removed or renamed changes them.  Listed once per process for a
+ * given mtime and inode (a run asks for the same folders for many entries).
+ */
+static void dir_listing(const char *dir, char out[65])
+{
+	static struct listed {
+		char *path;
+		struct timespec mtime;
+		ino_t ino;
+		char hash[65];
+	} * memo;
+	static size_t nmemo, memo_cap;
+	struct stat st;
+	struct bm_strlist names = {0};
+	struct sbuf b = {0};
+	struct dirent *e;
+	DIR *d;
+
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
+		strcpy(out, "missing");
+		return;
+	}
+	for (size_t i = 0; i < nmemo; i++)
+		if (!strcmp(memo[i].path, dir) && memo[i].ino == st.st_ino &&
+		    memo[i].mtime.tv_sec == st.st_mtim.tv_sec &&
+		    memo[i].mtime.tv_nsec == st.st_mtim.tv_nsec) {
+			strcpy(out, memo[i].hash);
+			return;
+		}
+	if (!(d = opendir(dir))) {
+		strcpy(out, "missing");
+		return;
+	}
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			strlist_push(&names, e->d_name);
+	closedir(d);
+	qsort(names.v, names.n, sizeof(*names.v), name_cmp);
+	for (size_t i = 0; i < names.n; i++) /* each name with its NUL */
+		sbuf_addn(&b, names.v[i], strlen(names.v[i]) + 1);
+	sha256_hex(b.s ? b.s : "", b.len, out);
+	free(b.s);
+	strlist_free(&names);
+	/* a folder changed within the clock's tick may change again unseen: not kept */
+	if (time(NULL) - st.st_mtim.tv_sec > 1) {
+		struct listed *l = vec_push(memo, nmemo, memo_cap);
+
+		l->path = xstrdup(dir);
+		l->mtime = st.st_mtim;
+		l->ino = st.st_ino;
+		strcpy(l->hash, out);
+	}
+}
+
 static void note_dir(struct bm_cache *c, const char *dir)
 {
 	struct stat st;
@@ -362,13 +426,9 @@ static void note_dir(struct bm_cache *c, const char *dir)
 		return;
 	d = dep_find(c, dir, true);
 	d->is_dir = true;
-	if (stat(dir, &st)) {
-		strcpy(d->hash, "missing");
-		return;
-	}
-	d->mtime = st.st_mtim;
-	d->ino = st.st_ino;
-	if (changed_since_start(c, &st.st_mtim))
+	dir_listing(dir, d->hash);
+	/* the listing is taken now: one that changes during the run is not known */
+	if (!stat(dir, &st) && changed_since_start(c, &st.st_mtim))
 		c->spoiled = true;
 }
 
@@ -396,9 +456,8 @@ static void note_dirs_of(struct bm_cache *c, const char *path)
 	free(d);
 }
 
-static void note_input(const char *path, const char *data, size_t len)
+static void note_input_into(struct bm_cache *c, const char *path, const char *data, size_t len)
 {
-	struct bm_cache *c = recording;
 	struct dep *d;
 
 	char real[PATH_MAX];
@@ -426,6 +485,12 @@ static void note_input(const char *path, const char *data, size_t len)
 		sha256_hex(data, len, d->hash);
 }
 
+static void note_input(const char *path, const char *data, size_t len)
+{
+	note_input_into(recording, path, data, len);
+	note_input_into(also, path, data, len);
+}
+
 void bm_cache_note_include(const char *path)
 {
 	note_input(path, NULL, 0);
@@ -434,9 +499,8 @@ void bm_cache_note_include(const char *path)
 /* A file a parse looked for and did not find (parse.c: a header in an include folder,
  * maybe outside every walked tree): recorded "missing", so that a run after it appears
  * is no hit (it was: the folder was not an input unless a header was read from it). */
-static void note_missing(const char *path)
+static void note_missing_into(struct bm_cache *c, const char *path)
 {
-	struct bm_cache *c = recording;
 	struct dep *d;
 
 	if (!c || !path || private_path(path) || dep_find(c, path, false))
@@ -445,22 +509,60 @@ static void note_missing(const char *path)
 	strcpy(d->hash, "missing");
 }
 
+static void note_missing(const char *path)
+{
+	note_missing_into(recording, path);
+	note_missing_into(also, path);
+}
+
+/* The hooks are set while one cache or the other records. */
+static void set_hooks(void)
+{
+	bm_input_hook = recording || also ? note_input : NULL;
+	bm_missing_hook = recording || also ? note_missing : NULL;
+}
+
 void bm_cache_record(struct bm_cache *c)
 {
 	if (!c)
 		return;
 	recording = c;
-	bm_input_hook = note_input;
-	bm_missing_hook = note_missing;
+	set_hooks();
+}
+
+void bm_cache_record_also(struct bm_cache *c)
+{
+	also = c;
+	set_hooks();
 }
 
 static void stop_recording(struct bm_cache *c)
 {
-	if (recording == c) {
+	if (recording == c)
 		recording = NULL;
-		bm_input_hook = NULL;
-		bm_missing_hook = NULL;
+	if (also == c)
+		also = NULL;
+	set_hooks();
+}
+
+void bm_cache_add_inputs_of(struct bm_cache *dst, const struct bm_cache *src)
+{
+	if (!dst || !src)
+		return;
+	for (size_t i = 0; i < src->ndeps; i++) {
+		const struct dep *from = &src->deps[i];
+		struct dep *d;
+		char *path;
+
+		if (dep_find(dst, from->path, false))
+			continue;
+		path = dep_find(dst, from->path, true)->path;
+		d = &dst->deps[dst->ndeps - 1];
+		*d = *from;
+		d->path = path;
 	}
+	if (src->spoiled)
+		dst->spoiled = true;
 }
 
 /* Whether every recorded input is as it was. */
@@ -473,20 +575,17 @@ static bool inputs_unchanged(json_t *deps)
 	{
 		const char *path = json_string_value(json_array_get(d, 0));
 		const char *hash = json_string_value(json_array_get(d, 1));
-		struct stat st;
 
 		if (!path || !hash)
 			return false;
-		if (json_array_size(d) == 5) { /* a directory: mtime s, ns, inode */
-			if (!strcmp(hash, "missing")) {
-				if (!stat(path, &st))
-					return false;
-				continue;
-			}
-			if (stat(path, &st) ||
-			    st.st_mtim.tv_sec != json_integer_value(json_array_get(d, 2)) ||
-			    st.st_mtim.tv_nsec != json_integer_value(json_array_get(d, 3)) ||
-			    (json_int_t)st.st_ino != json_integer_value(json_array_get(d, 4)))
+		if (json_array_size(d) == 3) { /* a directory: "dir", its listing */
+			const char *was = json_string_value(json_array_get(d, 2));
+			char now[65];
+
+			if (strcmp(hash, "dir") || !was)
+				return false;
+			dir_listing(path, now);
+			if (strcmp(now, was))
 				return false;
 			continue;
 		}
@@ -602,9 +701,7 @@ void bm_cache_store(struct bm_cache *c, json_t *state)
 		json_t *item;
 
 		if (d->is_dir) {
-			item = json_pack("[s, s, I, I, I]", d->path, d->hash[0] ? d->hash : "dir",
-					 (json_int_t)d->mtime.tv_sec, (json_int_t)d->mtime.tv_nsec,
-					 (json_int_t)d->ino);
+			item = json_pack("[s, s, s]", d->path, "dir", d->hash);
 			/* a name JSON cannot hold (not UTF-8): an input we could not list */
 			if (!item || json_array_append_new(inputs, item)) {
 				c->spoiled = true;

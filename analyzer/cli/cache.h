@@ -35,6 +35,11 @@ json_t *bm_cache_lookup(struct bm_cache *c);
 /* From now on, every file read (util.c's read_file) and every file a parse includes
  * is an input of the result. */
 void bm_cache_record(struct bm_cache *c);
+/* Every read and include also goes to C from now on (NULL: to none), whatever the run
+ * records: the inputs of a part of the run kept in its own entry. */
+void bm_cache_record_also(struct bm_cache *c);
+/* SRC's recorded inputs become DST's too. */
+void bm_cache_add_inputs_of(struct bm_cache *dst, const struct bm_cache *src);
 /* Store STATE (taken) with the recorded inputs, atomically.  Nothing is stored when
  * an input changed while the run was going on. */
 void bm_cache_store(struct bm_cache *c, json_t *state);

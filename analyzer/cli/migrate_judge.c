@@ -219,13 +219,37 @@ void guard_parse(struct mig *m)
 	if (n) {
 		struct bm_run o, nw;
 		char *dir = xasprintf("%s/parse-check", m->tmpdir);
+		/* the verdicts kept from an earlier run (guard_cache.c); the others parsed */
+		bool *known = xcalloc(n, sizeof(*known));
+		struct guard_cache *g = guard_cache_take(m, t, n, known);
+		struct og_text *u = xcalloc(n, sizeof(*u));
+		size_t *ui = xcalloc(n, sizeof(*ui)), nu = 0;
 
+		for (size_t k = 0; k < n; k++)
+			if (!known[k]) {
+				ui[nu] = k;
+				u[nu++] = t[k];
+			}
 		bm_run_init(&o, "verify");
 		bm_run_init(&nw, "verify");
 		copy_options(&o.opt, &m->post.opt);
 		copy_options(&nw.opt, &m->post.opt);
 		o.opt.quiet = nw.opt.quiet = true;
-		if (output_guard_parse(&o, &nw, dir, t, n) == 0) {
+		if (nu) {
+			bool parsed;
+
+			guard_cache_watch(g, dir, u, ui, nu);
+			parsed = output_guard_parse(&o, &nw, dir, u, nu) == 0;
+			guard_cache_keep(g, u, ui, nu, parsed);
+			for (size_t j = 0; j < nu && parsed; j++) {
+				t[ui[j]] = u[j];
+				known[ui[j]] = true;
+			}
+		}
+		guard_cache_free(g);
+		free(u);
+		free(ui);
+		{
 			for (size_t k = 0; k < n; k++) {
 				struct cand *c = &m->c[ci[k]];
 				bool sp =
@@ -236,7 +260,8 @@ void guard_parse(struct mig *m)
 				/* an original that parses with errors here lacks headers
 				 * (stubs stood in): a count says nothing then (a version guard
 				 * a rewrite adds is an error where KERNEL_VERSION is unknown) */
-				if (!t[k].parsed || t[k].old_errors || !t[k].new_errors)
+				if (!known[k] || !t[k].parsed || t[k].old_errors ||
+				    !t[k].new_errors)
 					continue;
 				why = xasprintf("%s parses with %u error(s) where the original has "
 						"%u (both parsed alike); not trusted: nothing of "
@@ -250,6 +275,7 @@ void guard_parse(struct mig *m)
 		}
 		bm_run_free(&o);
 		bm_run_free(&nw);
+		free(known);
 		free(dir);
 	}
 	free(t);

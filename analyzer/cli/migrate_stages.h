@@ -10,6 +10,7 @@
  * migrate_output.c    in-place writes, --series, --report, the --check list
  * migrate_cache.c     the result cache of a --check or --patch run
  * spatch_cache.c      spatch's result for one file, kept between runs
+ * guard_cache.c       the output check's parse verdict on one file, kept between runs
  */
 #ifndef BLKMIG_MIGRATE_STAGES_H
 #define BLKMIG_MIGRATE_STAGES_H
@@ -89,6 +90,17 @@ void spatch_cache_take(struct mig *m, const char *spatch, const struct bm_strlis
 		       const struct bm_strlist *copts, const char *macros);
 size_t spatch_cache_left(const struct mig *m);
 void spatch_cache_keep(struct mig *m);
+
+/* guard_cache.c: the parse check's verdict per file (migrate_judge.c guard_parse): those
+ * kept are taken (TAKEN[k]), the others parsed under watch and kept */
+struct og_text;
+struct guard_cache;
+struct guard_cache *guard_cache_take(const struct mig *m, struct og_text *t, size_t n, bool *taken);
+void guard_cache_watch(struct guard_cache *g, const char *dir, const struct og_text *u,
+		       const size_t *index, size_t nu);
+void guard_cache_keep(struct guard_cache *g, const struct og_text *u, const size_t *index,
+		      size_t nu, bool parsed_all);
+void guard_cache_free(struct guard_cache *g);
 
 /* migrate_spatch.c */
 void index_cands(struct mig *m);

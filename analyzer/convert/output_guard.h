@@ -48,6 +48,7 @@ struct og_text {
 	unsigned old_errors, new_errors; /* out: parse errors of each */
 	bool new_known;			 /* in: new_errors is known, parse the old text only */
 	bool parsed;			 /* out: both were parsed */
+	bool failed; /* out: a parse failed outright (crash, timeout, memory): not the text's */
 };
 
 /*

@@ -85,6 +85,8 @@ int output_guard_parse(struct bm_run *old_run, struct bm_run *new_run, const cha
 		t[k].old_errors = a ? a->errors : 0;
 		if (!t[k].new_known)
 			t[k].new_errors = b ? b->errors : 0;
+		t[k].failed =
+		    (a && a->status == BM_PARSE_FAILED) || (b && b->status == BM_PARSE_FAILED);
 		/* a parse that failed outright (no AST) counts as worse than any */
 		if (b && b->status == BM_PARSE_FAILED && !(a && a->status == BM_PARSE_FAILED))
 			t[k].new_errors = t[k].old_errors + 1;

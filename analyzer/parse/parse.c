@@ -948,6 +948,8 @@ static void load_tu_facts(struct parse_env *env, struct bm_file *file, struct tu
 		clang_getInclusions(t->unit, find_include, &mp);
 	file->used_model = env->model_mode || mp.found;
 	t->unit_file = unit_find_main_file(t->unit, file->path);
+	if (bm_unit_hook)
+		bm_unit_hook(file->path, true);
 	if (bm_input_hook) /* every header is an input of a cached result (cli/cache.c) */
 		clang_getInclusions(t->unit, note_inclusion, NULL);
 	if (bm_missing_hook) { /* and every place a missing header was looked for */
@@ -957,6 +959,8 @@ static void load_tu_facts(struct parse_env *env, struct bm_file *file, struct tu
 		strlist_free(&mp.spelt);
 		strlist_free(&mp.dirs);
 	}
+	if (bm_unit_hook)
+		bm_unit_hook(file->path, false);
 }
 
 static void set_status(struct bm_file *file, int stubbed)

@@ -413,6 +413,60 @@ spatch_cache_test() {
 }
 spatch_cache_test
 
+# ---- the output check's parse verdict per file kept between runs (cli/guard_cache.c):
+# gc1.c and gc2.c parse with an error, so the check parses each original; an edit of one
+# parses that one again, and the result is a --no-cache run's; a header only gc1.c
+# includes is an input of its entry alone, one both include of both, and so is that header
+# appearing in an -I folder searched before -------------------------------------------
+guard_cache_test() {
+	local w=$SCRATCH/gcache case=$TOP/tests/migrate/cases/gcache
+	mkdir -p "$w/d" "$w/inc0"
+	cp "$case/gc1.c" "$case/gc2.c" "$w/d/"
+	cp -r "$case/inc" "$w/inc"
+	find "$w" -exec touch -d '1 minute ago' {} +
+	# gcrun NAME [ARGS]: migrate --patch and --report into $w/NAME.*, the cached count
+	gcrun() {
+		local name=$1
+		shift
+		(cd "$w" && XDG_CACHE_HOME=$w/xdg BLKMIG_STAGE_TIMES=1 "$BLKMIG" migrate -q "$@" \
+			--patch "$name.patch" --report "$name.rep" -I inc0 -I inc d) \
+			> /dev/null 2> "$w/$name.err"
+		sed -n "s/^blkmig migrate: the parse check of \(.*\) file(s) cached$/\1/p" \
+			"$w/$name.err" > "$w/$name.cached"
+	}
+	gcsame() { cmp -s "$w/$1.patch" "$w/$2.patch" && cmp -s "$w/$1.rep/report.json" "$w/$2.rep/report.json"; }
+	gcedit() { # gcedit FILE: a change of FILE that keeps its name (and its folder's entries)
+		printf '/* edited */\n' >> "$w/$1"
+		touch -d '1 minute ago' "$w/$1"
+	}
+	gcrun cold
+	gcedit d/gc1.c
+	gcrun edited
+	gcrun edited-nocache --no-cache
+	if [ "$(cat "$w/cold.cached")" = "0 of 2" ] && [ "$(cat "$w/edited.cached")" = "1 of 2" ] &&
+		grep -q '^+.*blk_end_request' "$w/edited.patch" && gcsame edited edited-nocache; then
+		pass guard-cache/one-file-edited-parsed-again-same-result
+	else
+		fail guard-cache/one-file-edited-parsed-again-same-result "cached: $(cat "$w/cold.cached") then $(cat "$w/edited.cached"); $(diff "$w/edited.patch" "$w/edited-nocache.patch" | head -4 | tr '\n' '|')"
+	fi
+	gcedit inc/gcache/one.h
+	gcrun one
+	gcedit inc/gcache/board.h
+	gcrun board
+	mkdir -p "$w/inc0/gcache"
+	cp "$w/inc/gcache/board.h" "$w/inc0/gcache/"
+	find "$w/inc0" -exec touch -d '1 minute ago' {} +
+	gcrun appeared
+	gcrun appeared-nocache --no-cache
+	if [ "$(cat "$w/one.cached")" = "1 of 2" ] && [ "$(cat "$w/board.cached")" = "0 of 2" ] &&
+		[ "$(cat "$w/appeared.cached")" = "0 of 2" ] && gcsame appeared appeared-nocache; then
+		pass guard-cache/headers-each-parse-read-are-its-inputs
+	else
+		fail guard-cache/headers-each-parse-read-are-its-inputs "cached: one.h changed $(cat "$w/one.cached"), board.h $(cat "$w/board.cached"), appeared before $(cat "$w/appeared.cached")"
+	fi
+}
+guard_cache_test
+
 # ---- layout (issue 22, analyzer/convert/indent_fix.c): spatch converts a call in a line
 # indented with spaces before tabs (continuation aligned by that indentation), the analyzer
 # one in a line indented with a tab and a space that grows past 80 columns: the patch has

@@ -1,0 +1,2 @@
+/* one.h - included by gc1.c alone */
+#define GC_ONE 1
