@@ -292,6 +292,22 @@ hconst_test() {
 }
 hconst_test
 
+# cachedrun DIR WHAT NAME [ARGS]: in DIR, migrate --patch and --report of d (with -I inc0
+# -I inc) into DIR/NAME.*, and from BLKMIG_STAGE_TIMES' "WHAT N of M file(s) cached" the
+# "N of M" into DIR/NAME.cached; samerun DIR A B: runs A and B gave the same patch and report
+cachedrun() {
+	local w=$1 what=$2 name=$3
+	shift 3
+	(cd "$w" && XDG_CACHE_HOME=$w/xdg BLKMIG_STAGE_TIMES=1 "$BLKMIG" migrate -q "$@" \
+		--patch "$name.patch" --report "$name.rep" -I inc0 -I inc d) \
+		> /dev/null 2> "$w/$name.err"
+	sed -n "s/^blkmig migrate: $what \(.*\) file(s) cached$/\1/p" \
+		"$w/$name.err" > "$w/$name.cached"
+}
+samerun() {
+	cmp -s "$1/$2.patch" "$1/$3.patch" && cmp -s "$1/$2.rep/report.json" "$1/$3.rep/report.json"
+}
+
 # ---- spatch's result per file kept between runs (cli/spatch_cache.c): after one file is
 # edited only that file goes through spatch and the result is that of a --no-cache run; a
 # header the patches' Python reads for a constant (-I), or one appearing in an -I folder
@@ -304,17 +320,8 @@ spatch_cache_test() {
 	cp -r "$case/inc" "$w/inc"
 	mkdir -p "$w/inc0"
 	find "$w" -exec touch -d '1 minute ago' {} +
-	# sprun NAME [ARGS]: migrate --patch and --report into $w/NAME.*, the cached count
-	sprun() {
-		local name=$1
-		shift
-		(cd "$w" && XDG_CACHE_HOME=$w/xdg BLKMIG_STAGE_TIMES=1 "$BLKMIG" migrate -q "$@" \
-			--patch "$name.patch" --report "$name.rep" -I inc0 -I inc d) \
-			> /dev/null 2> "$w/$name.err"
-		sed -n "s/^blkmig migrate: spatch's result of \(.*\) file(s) cached$/\1/p" \
-			"$w/$name.err" > "$w/$name.cached"
-	}
-	spsame() { cmp -s "$w/$1.patch" "$w/$2.patch" && cmp -s "$w/$1.rep/report.json" "$w/$2.rep/report.json"; }
+	sprun() { cachedrun "$w" "spatch's result of" "$@"; }
+	spsame() { samerun "$w" "$@"; }
 	sprun cold
 	# an edit of one file: a miss of the whole run, spatch on that file only
 	printf '/* edited */\n' >> "$w/d/cdrv.c"
@@ -424,17 +431,8 @@ guard_cache_test() {
 	cp "$case/gc1.c" "$case/gc2.c" "$w/d/"
 	cp -r "$case/inc" "$w/inc"
 	find "$w" -exec touch -d '1 minute ago' {} +
-	# gcrun NAME [ARGS]: migrate --patch and --report into $w/NAME.*, the cached count
-	gcrun() {
-		local name=$1
-		shift
-		(cd "$w" && XDG_CACHE_HOME=$w/xdg BLKMIG_STAGE_TIMES=1 "$BLKMIG" migrate -q "$@" \
-			--patch "$name.patch" --report "$name.rep" -I inc0 -I inc d) \
-			> /dev/null 2> "$w/$name.err"
-		sed -n "s/^blkmig migrate: the parse check of \(.*\) file(s) cached$/\1/p" \
-			"$w/$name.err" > "$w/$name.cached"
-	}
-	gcsame() { cmp -s "$w/$1.patch" "$w/$2.patch" && cmp -s "$w/$1.rep/report.json" "$w/$2.rep/report.json"; }
+	gcrun() { cachedrun "$w" "the parse check of" "$@"; }
+	gcsame() { samerun "$w" "$@"; }
 	gcedit() { # gcedit FILE: a change of FILE that keeps its name (and its folder's entries)
 		printf '/* edited */\n' >> "$w/$1"
 		touch -d '1 minute ago' "$w/$1"
