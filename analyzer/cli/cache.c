@@ -360,11 +360,12 @@ static int name_cmp(const void *a, const void *b)
 }
 
 /*
- * What a directory's entries are: the hash of its sorted names ("missing" when it cannot be
- * listed).  The names, not the directory's mtime: a file written by renaming a new copy
- * over it (as editors do) leaves the names as they were, and its content is an input of
- * its own; a file added, removed or renamed changes them.  Listed once per process for a
- * given mtime and inode (a run asks for the same folders for many entries).
+ * What a directory's entries are: the hash of its sorted names, each with its type and, for
+ * a symbolic link, its target ("missing" when it cannot be listed).  Not the directory's
+ * mtime: a file written by renaming a new copy over it (as editors do) leaves the entries
+ * as they were, and its content is an input of its own; a file added, removed, renamed or
+ * replaced by another kind, or a link pointed elsewhere, changes them.  Listed once per process for
+ * a given mtime and inode (a run asks for the same folders for many entries).
  */
 static void dir_listing(const char *dir, char out[65])
 {
@@ -396,9 +397,29 @@ static void dir_listing(const char *dir, char out[65])
 		strcpy(out, "missing");
 		return;
 	}
-	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			strlist_push(&names, e->d_name);
+	while ((e = readdir(d))) {
+		char *p, target[PATH_MAX];
+		unsigned char type = e->d_type;
+		ssize_t n = -1;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		p = xasprintf("%s/%s", dir, e->d_name);
+		if (type == DT_UNKNOWN) {
+			struct stat ls;
+
+			if (!lstat(p, &ls))
+				type = S_ISLNK(ls.st_mode)   ? DT_LNK
+				       : S_ISDIR(ls.st_mode) ? DT_DIR
+							     : DT_REG;
+		}
+		/* a link's target is not read as an input, but reports name it (walk.c) */
+		if (type == DT_LNK)
+			n = readlink(p, target, sizeof(target) - 1);
+		target[n > 0 ? n : 0] = '\0';
+		strlist_push_owned(&names, xasprintf("%s/%u/%s", e->d_name, type, target));
+		free(p);
+	}
 	closedir(d);
 	qsort(names.v, names.n, sizeof(*names.v), name_cmp);
 	for (size_t i = 0; i < names.n; i++) /* each name with its NUL */

@@ -329,6 +329,11 @@ int cmd_migrate(int argc, char **argv)
 	cache = open_cache(&m, spatch, &cocci, &copts, macros);
 	cached = bm_cache_lookup(cache);
 	if (cached && mig_restore(&m, cached, &converted, &by_spatch) == 0) {
+		/* what the walk says of each symbolic link it skips, as a cold run's walk */
+		for (size_t i = 0; i < m.inv.nfiles; i++)
+			if (m.inv.files[i].link)
+				fprintf(stderr, "blkmig: %s: %s\n", m.inv.files[i].path,
+					m.inv.files[i].reason);
 		index_cands(&m); /* the review page reads the converted files, as cold */
 		if (!m.inv.opt.quiet)
 			fprintf(stderr, "blkmig migrate: the result of an identical run, from %s\n",

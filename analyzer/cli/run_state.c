@@ -114,13 +114,17 @@ static json_t *site_json(const struct bm_site *s)
 
 static json_t *file_json(const struct bm_file *f)
 {
-	return json_pack("{s:o, s:[i, I, I, b, I], s:o, s:o, s:o, s:o, s:o, s:o}", "path",
-			 str_or_null(f->path), "nums", (int)f->status, (json_int_t)f->errors,
-			 (json_int_t)f->warnings, f->used_model, (json_int_t)f->nsites, "reason",
-			 str_or_null(f->reason), "diagnostics", strlist_json(&f->diagnostics),
-			 "outcome", str_or_null(f->outcome), "outcome_code",
-			 str_or_null(f->outcome_code), "outcome_text", str_or_null(f->outcome_text),
-			 "fail_code", str_or_null(f->fail_code));
+	json_t *j = json_pack("{s:o, s:[i, I, I, b, I], s:o, s:o, s:o, s:o, s:o, s:o}", "path",
+			      str_or_null(f->path), "nums", (int)f->status, (json_int_t)f->errors,
+			      (json_int_t)f->warnings, f->used_model, (json_int_t)f->nsites,
+			      "reason", str_or_null(f->reason), "diagnostics",
+			      strlist_json(&f->diagnostics), "outcome", str_or_null(f->outcome),
+			      "outcome_code", str_or_null(f->outcome_code), "outcome_text",
+			      str_or_null(f->outcome_text), "fail_code", str_or_null(f->fail_code));
+
+	if (j && f->link) /* a symbolic link the walk named and skipped */
+		json_object_set_new(j, "link", json_true());
+	return j;
 }
 
 json_t *run_state_save(const struct bm_run *run)
@@ -273,6 +277,7 @@ int run_state_load(json_t *j, struct bm_run *run)
 		f->used_model = num(n, 3, &bad) != 0;
 		f->nsites = (size_t)num(n, 4, &bad);
 		f->reason = get_str(v, "reason", &bad);
+		f->link = json_is_true(json_object_get(v, "link"));
 		get_strlist(json_object_get(v, "diagnostics"), &f->diagnostics, &bad);
 		f->outcome = get_const(v, "outcome", &bad);
 		f->outcome_code = get_const(v, "outcome_code", &bad);

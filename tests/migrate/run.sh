@@ -797,6 +797,33 @@ cache_test() {
 	else
 		fail cache/new-file-is-a-miss "$(cat "$C/added.raw")"
 	fi
+	# a file rewritten by renaming a new copy over it (as editors do), its bytes the same:
+	# its folder lists the same entries, so the run is a hit
+	run added-warm
+	cp "$C/tree/drivers/block/cdrv2.c" "$C/tree/drivers/block/.cdrv2.c.swp"
+	mv "$C/tree/drivers/block/.cdrv2.c.swp" "$C/tree/drivers/block/cdrv2.c"
+	run renamed-over
+	if hit renamed-over && same added-warm renamed-over; then
+		pass cache/file-renamed-over-same-bytes-hits
+	else
+		fail cache/file-renamed-over-same-bytes-hits "$(cat "$C/renamed-over.raw")"
+	fi
+	# a symbolic link pointed elsewhere under the same name: the run names its target, so
+	# it is a miss and says where the link points now
+	ln -s cdrv.c "$C/tree/drivers/block/alias.c"
+	touch -h -d '1 minute ago' "$C/tree/drivers/block/alias.c" "$C/tree/drivers/block"
+	run link
+	run link-warm
+	ln -sfn cdrv2.c "$C/tree/drivers/block/alias.c"
+	touch -h -d '1 minute ago' "$C/tree/drivers/block/alias.c" "$C/tree/drivers/block"
+	run relinked
+	if hit link-warm && ! hit relinked && grep -q 'alias.c: a symbolic link to .*/cdrv2.c' "$C/relinked.raw" &&
+		grep -q 'alias.c: a symbolic link to .*/cdrv.c' "$C/link-warm.raw"; then
+		pass cache/link-pointed-elsewhere-is-a-miss
+	else
+		fail cache/link-pointed-elsewhere-is-a-miss "hit: $(hit relinked && echo yes); $(grep alias "$C/relinked.raw" | head -2)"
+	fi
+	rm "$C/tree/drivers/block/alias.c"
 	# a damaged entry is ignored, never trusted: truncated, then one byte changed
 	for e in "$XDG_CACHE_HOME"/blkmig/*.entry; do
 		head -c $(($(stat -c %s "$e") / 2)) "$e" > "$e.t" && mv "$e.t" "$e"
