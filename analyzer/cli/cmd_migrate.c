@@ -280,6 +280,26 @@ static size_t files_unparsed(const struct bm_run *run)
 	return n;
 }
 
+/* What a cold run says as it reads the files, which a cached result does not keep: each
+ * symbolic link the walk skips, then (unless -q) each file read as binary data. */
+static void replay_walk_notices(const struct bm_run *run)
+{
+	static const char binary[] = "binary data, not C source";
+
+	for (size_t i = 0; i < run->nfiles; i++)
+		if (run->files[i].link)
+			fprintf(stderr, "blkmig: %s: %s\n", run->files[i].path,
+				run->files[i].reason);
+	for (size_t i = 0; i < run->nfiles && !run->opt.quiet; i++) {
+		const struct bm_file *f = &run->files[i];
+
+		if (f->status == BM_PARSE_FAILED && f->reason &&
+		    !strncmp(f->reason, binary, strlen(binary)))
+			fprintf(stderr, "blkmig: %s: %s%s\n", f->path, f->reason,
+				strcmp(f->reason, binary) ? "" : "; skipped");
+	}
+}
+
 int cmd_migrate(int argc, char **argv)
 {
 	struct mig m;
@@ -329,11 +349,7 @@ int cmd_migrate(int argc, char **argv)
 	cache = open_cache(&m, spatch, &cocci, &copts, macros);
 	cached = bm_cache_lookup(cache);
 	if (cached && mig_restore(&m, cached, &converted, &by_spatch) == 0) {
-		/* what the walk says of each symbolic link it skips, as a cold run's walk */
-		for (size_t i = 0; i < m.inv.nfiles; i++)
-			if (m.inv.files[i].link)
-				fprintf(stderr, "blkmig: %s: %s\n", m.inv.files[i].path,
-					m.inv.files[i].reason);
+		replay_walk_notices(&m.inv);
 		index_cands(&m); /* the review page reads the converted files, as cold */
 		if (!m.inv.opt.quiet)
 			fprintf(stderr, "blkmig migrate: the result of an identical run, from %s\n",

@@ -234,7 +234,7 @@ bool cacheable(const struct mig *m)
 			return false;
 	for (size_t i = 0; i < m->inv.nfiles; i++)
 		if (m->inv.files[i].status == BM_PARSE_FAILED && m->inv.files[i].reason &&
-		    strcmp(m->inv.files[i].reason, "binary data, not C source"))
+		    strncmp(m->inv.files[i].reason, "binary data, not C source", 25))
 			return false;
 	return true;
 }

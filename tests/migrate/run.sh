@@ -824,6 +824,21 @@ cache_test() {
 		fail cache/link-pointed-elsewhere-is-a-miss "hit: $(hit relinked && echo yes); $(grep alias "$C/relinked.raw" | head -2)"
 	fi
 	rm "$C/tree/drivers/block/alias.c"
+	# a file read as binary data (a NUL byte): that is the file's doing, not the
+	# machine's, so its run is kept, and a hit says of the file what the cold run said
+	printf 'int cdrv_blob;\0 end_request(rq, 1);\n' > "$C/tree/drivers/block/blob.c"
+	touch -d '1 minute ago' "$C/tree/drivers/block/blob.c" "$C/tree/drivers/block"
+	run binary
+	run binary-warm
+	if hit binary-warm && same binary binary-warm &&
+		grep -q '^blkmig: .*blob.c: binary data' "$C/binary.raw" &&
+		[ "$(grep '^blkmig: .*blob.c' "$C/binary.raw")" = "$(grep '^blkmig: .*blob.c' "$C/binary-warm.raw")" ]; then
+		pass cache/binary-file-kept-hit-says-what-cold-said
+	else
+		fail cache/binary-file-kept-hit-says-what-cold-said "hit: $(hit binary-warm && echo yes); $(grep blob "$C/binary-warm.raw" | head -2)"
+	fi
+	rm "$C/tree/drivers/block/blob.c"
+	touch -d '1 minute ago' "$C/tree/drivers/block"
 	# a damaged entry is ignored, never trusted: truncated, then one byte changed
 	for e in "$XDG_CACHE_HOME"/blkmig/*.entry; do
 		head -c $(($(stat -c %s "$e") / 2)) "$e" > "$e.t" && mv "$e.t" "$e"
