@@ -178,15 +178,23 @@ for line in open(runs_file):
     t = tools.setdefault(name, {'runs_s': [], 'cpu_s': [], 'rss_kib': [], 'exit': []})
     t['runs_s'].append(secs(wall)); t['rss_kib'].append(int(rss)); t['exit'].append(int(rc))
     t['cpu_s'].append(float(cpu)); loads.append(float(load))
-# the cold migrate's own account of its stages (BLKMIG_STAGE_TIMES), last repetition
-stages = []
-logs = sorted(f for f in os.listdir(os.path.dirname(runs_file)) if f.startswith('migrate.') and f.endswith('.time'))
-if logs:
-    for line in open(os.path.join(os.path.dirname(runs_file), logs[-1])):
-        p = line.split()
-        if line.startswith('blkmig migrate: stage ') and len(p) >= 10:
-            stages.append({'stage': p[3], 'wall_s': float(p[4][:-1]), 'cpu_s': float(p[6][:-1]),
-                           'peak_rss_mib_so_far': int(p[9])})
+# a migrate's own account of its stages (BLKMIG_STAGE_TIMES) and of what came from the
+# cache ("... N of M file(s) cached"), last repetition of TOOL
+def stage_list(tool):
+    stages, cached = [], []
+    logs = sorted(f for f in os.listdir(os.path.dirname(runs_file))
+                  if f.startswith(tool + '.') and f.endswith('.time'))
+    if logs:
+        for line in open(os.path.join(os.path.dirname(runs_file), logs[-1])):
+            p = line.split()
+            if line.startswith('blkmig migrate: stage ') and len(p) >= 10:
+                stages.append({'stage': p[3], 'wall_s': float(p[4][:-1]), 'cpu_s': float(p[6][:-1]),
+                               'peak_rss_mib_so_far': int(p[9])})
+            elif line.startswith('blkmig migrate: ') and line.rstrip().endswith('file(s) cached'):
+                cached.append(line[len('blkmig migrate: '):].strip())
+    return stages, cached
+stages, _ = stage_list('migrate')
+edit_stages, edit_cached = stage_list('edit1')
 for t in tools.values():
     t['median_s'] = round(statistics.median(t['runs_s']), 2)
     t['median_cpu_s'] = round(statistics.median(t['cpu_s']), 2)
@@ -214,6 +222,7 @@ doc = {'tree': 'linux-2.6.24', 'c_h_files': nfiles, 'repetitions': int(reps),
        'jobs': int(jobs), 'cpus': int(ncpu),
        'load_average': {'min': min(loads), 'max': max(loads)} if loads else None,
        'tools': tools, 'ratios': ratios, 'cpu_ratios': cpu_ratios, 'migrate_stages': stages,
+       'edit1_stages': edit_stages, 'edit1_cached': edit_cached,
        'goals': {'cpu migrate/cocci (cold)': 1.0, 'cpu migrate4x/cocci4x (cold)': 1.0,
                  'warm/grep': 5, 'peak_rss_mib migrate': 500, 'peak_rss_mib migrate4x': 600,
                  'cpu edit1/migrate': 0.1}}
@@ -237,9 +246,12 @@ lines.append('cpu migrate/cocci %s, migrate4x/cocci4x %s, edit1/migrate %s' % (
     f(cpu_ratios.get('edit1/migrate'))))
 lines.append('goals (issue 24): cold CPU <= 1.0x cocci on both trees, warm <= 5x grep, '
              'peak < 500 MiB (tree), < 600 MiB (4x tree), edit1 < 0.1x cold CPU')
-if stages:
-    lines.append('cold migrate by stage: ' + ', '.join('%s %.1fs wall %.1fs cpu (peak %d MiB)' % (
-        s['stage'], s['wall_s'], s['cpu_s'], s['peak_rss_mib_so_far']) for s in stages))
+for title, st in (('cold migrate', stages), ('edit1', edit_stages)):
+    if st:
+        lines.append(title + ' by stage: ' + ', '.join('%s %.1fs wall %.1fs cpu (peak %d MiB)' % (
+            s['stage'], s['wall_s'], s['cpu_s'], s['peak_rss_mib_so_far']) for s in st))
+if edit_cached:
+    lines.append('edit1 from the cache: ' + '; '.join(edit_cached))
 open(os.path.splitext(out)[0] + '.txt', 'w').write('\n'.join(lines) + '\n')
 print('\n'.join(lines))
 print('bench-realtree: wrote %s' % out)
