@@ -83,7 +83,10 @@ static void rm_tree_at(int fd, int depth)
 			const char *name = d->d_name;
 
 			off += d->d_reclen;
-			if (!strcmp(name, ".") || !strcmp(name, ".."))
+			/* the owner mark goes last (rm_tree): a run killed while it removes
+			 * its folder leaves one the next run knows to be dead */
+			if (!strcmp(name, ".") || !strcmp(name, "..") ||
+			    (!depth && !strcmp(name, OWNER_MARK)))
 				continue;
 			if (unlinkat(fd, name, 0) == 0) {
 				removed = true;
@@ -110,6 +113,7 @@ static void rm_tree(const char *dir)
 	if (fd < 0)
 		return;
 	rm_tree_at(fd, 0);
+	unlinkat(fd, OWNER_MARK, 0);
 	close(fd);
 	rmdir(dir);
 }
@@ -229,7 +233,7 @@ static void slot_clear(char (*tab)[PATH_MAX], int n, const char *path)
 
 void cleanup_add_dir(const char *dir)
 {
-	char *mark = xasprintf("%s/.blkmig-owner", dir);
+	char *mark = xasprintf("%s/" OWNER_MARK, dir);
 	FILE *f = fopen(mark, "w");
 
 	if (f) {
@@ -451,7 +455,7 @@ void cleanup_stale_private_dirs(void)
 		if (!private_dir_name(e->d_name))
 			continue;
 		dir = xasprintf("%s/%s", base, e->d_name);
-		mark = xasprintf("%s/.blkmig-owner", dir);
+		mark = xasprintf("%s/" OWNER_MARK, dir);
 		f = fopen(mark, "r");
 		if (f && fscanf(f, "%ld", &pid) == 1 && pid > 0 && lstat(dir, &st) == 0 &&
 		    S_ISDIR(st.st_mode) && st.st_uid == geteuid() && kill((pid_t)pid, 0) < 0 &&

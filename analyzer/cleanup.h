@@ -49,6 +49,9 @@ void cleanup_in_child(bool new_group);
  * name from the start), and the older kinds with an owner mark inside. */
 void cleanup_stale_private_dirs(void);
 #define CLEANUP_DIR_PREFIX "blkmig."
+/* In a private directory without its owner in the name: the owner's pid (cleanup_add_dir),
+ * removed last with the directory (a run killed meanwhile leaves it marked). */
+#define OWNER_MARK ".blkmig-owner"
 /* A temporary file beside a user's file is named CLEANUP_TMP_PREFIX "<pid>.XXXXXX": the
  * pid of the run that writes it is its owner mark. */
 #define CLEANUP_TMP_PREFIX ".blkmig-tmp."

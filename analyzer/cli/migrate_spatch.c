@@ -30,7 +30,10 @@ static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *
 {
 	(void)st;
 	(void)flag;
-	(void)ftw;
+	/* the owner mark last (mig_free): a run killed meanwhile leaves a marked folder,
+	 * which the next run removes (cleanup_stale_private_dirs) */
+	if (ftw->level == 1 && !strcmp(p + ftw->base, OWNER_MARK))
+		return 0;
 	remove(p);
 	return 0;
 }
@@ -456,7 +459,12 @@ char *user_text_of(struct mig *m, const struct cand *c, const char *msg)
 void mig_free(struct mig *m)
 {
 	if (m->tmpdir) {
+		char *mark = xasprintf("%s/" OWNER_MARK, m->tmpdir);
+
 		nftw(m->tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+		unlink(mark);
+		rmdir(m->tmpdir);
+		free(mark);
 		cleanup_del_dir(m->tmpdir);
 		free(m->tmpdir);
 	}
