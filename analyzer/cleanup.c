@@ -72,7 +72,7 @@ static void rm_tree_at(int fd, int depth)
 
 	if (depth > 32)
 		return;
-	for (int pass = 0; pass < 64; pass++) {
+	for (;;) { /* ends: a pass that goes on removed an entry */
 		bool removed = false;
 
 		n = syscall(SYS_getdents64, fd, buf, sizeof(buf));
@@ -231,17 +231,34 @@ static void slot_clear(char (*tab)[PATH_MAX], int n, const char *path)
 	unblock(&old);
 }
 
-void cleanup_add_dir(const char *dir)
+const char *cleanup_tmpdir(void)
 {
-	char *mark = xasprintf("%s/" OWNER_MARK, dir);
-	FILE *f = fopen(mark, "w");
+	const char *td = getenv("TMPDIR");
 
-	if (f) {
-		fprintf(f, "%ld\n", (long)getpid());
-		fclose(f);
+	return td && *td ? td : "/tmp";
+}
+
+char *cleanup_make_dir(void)
+{
+	char *dir =
+	    xasprintf("%s/" CLEANUP_DIR_PREFIX "%ld.XXXXXX", cleanup_tmpdir(), (long)getpid());
+
+	if (!mkdtemp(dir)) {
+		int err = errno;
+
+		free(dir);
+		errno = err;
+		return NULL;
 	}
-	free(mark);
 	slot_set(dirs, MAX_DIRS, dir);
+	return dir;
+}
+
+void cleanup_remove_dir(const char *dir)
+{
+	/* a signal meanwhile removes the rest (leave_nothing) and ends the run */
+	rm_tree(dir);
+	slot_clear(dirs, MAX_DIRS, dir);
 }
 
 void cleanup_del_dir(const char *dir)
@@ -428,8 +445,7 @@ static long marked_dir_owner(const char *n)
 
 void cleanup_stale_private_dirs(void)
 {
-	const char *td = getenv("TMPDIR");
-	const char *base = td && *td ? td : "/tmp";
+	const char *base = cleanup_tmpdir();
 	DIR *d = opendir(base);
 	struct dirent *e;
 

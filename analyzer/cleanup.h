@@ -25,9 +25,17 @@ void cleanup_init(const char *prog);
  * removed as on a signal, then exit(STATUS). */
 void cleanup_exit(int status) __attribute__((noreturn));
 
-/* A private directory of this run: removed on a signal; marked with our pid so a later
- * run can tell it from a live run's when this one is killed outright. */
-void cleanup_add_dir(const char *dir);
+/* A new private directory of this run, TMPDIR/CLEANUP_DIR_PREFIX "<pid>.XXXXXX" (the
+ * owner in the name from the start: a run killed outright at any moment leaves one a
+ * later run can tell from a live run's, and removes), removed on a signal; NULL with
+ * errno set when it cannot be made.  The caller frees the name. */
+char *cleanup_make_dir(void);
+/* Where private directories go: $TMPDIR, or /tmp when it is unset or empty. */
+const char *cleanup_tmpdir(void);
+/* Remove a private directory made by cleanup_make_dir and everything in it (the same
+ * removal a signal makes, so a fix to it is made once), then forget it. */
+void cleanup_remove_dir(const char *dir);
+/* Forget a private directory without removing it (BLKMIG_KEEP_TMP). */
 void cleanup_del_dir(const char *dir);
 
 /* A temporary file beside a user's file (atomic_write.c), until renamed or removed. */
@@ -49,8 +57,9 @@ void cleanup_in_child(bool new_group);
  * name from the start), and the older kinds with an owner mark inside. */
 void cleanup_stale_private_dirs(void);
 #define CLEANUP_DIR_PREFIX "blkmig."
-/* In a private directory without its owner in the name: the owner's pid (cleanup_add_dir),
- * removed last with the directory (a run killed meanwhile leaves it marked). */
+/* In a private directory an older blkmig made without its owner in the name
+ * (blkmig.XXXXXX, blkmig-migrate.XXXXXX): the owner's pid, removed last with the
+ * directory.  Still read, so that such leftovers are removed. */
 #define OWNER_MARK ".blkmig-owner"
 /* A temporary file beside a user's file is named CLEANUP_TMP_PREFIX "<pid>.XXXXXX": the
  * pid of the run that writes it is its owner mark. */

@@ -286,28 +286,19 @@ void bm_cache_add_root(struct bm_cache *c, const char *dir)
 		strlist_push(&c->roots, real);
 }
 
-/* A private folder of a run (blkmig.<pid>.XXXXXX, blkmig.XXXXXX,
- * blkmig-migrate.XXXXXX): never an input of its own (what is in it comes from the
- * inputs). */
+/* A private folder of a run (cleanup_make_dir: blkmig.<pid>.XXXXXX): never an input of
+ * its own (what is in it comes from the inputs). */
 static bool private_path(const char *p)
 {
-	for (const char *s = p; (s = strstr(s, "/blkmig")); s++) {
-		const char *t = s + 7, *end;
+	for (const char *s = p; (s = strstr(s, "/" CLEANUP_DIR_PREFIX)); s++) {
+		const char *d = s + 1 + strlen(CLEANUP_DIR_PREFIX), *end;
 
-		if (!strncmp(t, "-migrate", 8))
-			t += 8;
-		else if (t[0] == '.' && t[1] >= '1' && t[1] <= '9') { /* the owner's pid */
-			const char *d = t + 1;
-
-			while (*d >= '0' && *d <= '9')
-				d++;
-			if (*d == '.')
-				t = d;
-		}
-		if (*t != '.')
+		if (*d < '1' || *d > '9')
 			continue;
-		end = strchr(t, '/');
-		if (end && end - t == 7)
+		while (*d >= '0' && *d <= '9')
+			d++;
+		end = strchr(d, '/');
+		if (*d == '.' && end && end - d == 7)
 			return true;
 	}
 	return false;

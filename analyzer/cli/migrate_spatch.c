@@ -9,7 +9,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,18 +24,6 @@
 #include "progress.h"
 #include "util.h"
 #include "vec.h"
-
-static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	/* the owner mark last (mig_free): a run killed meanwhile leaves a marked folder,
-	 * which the next run removes (cleanup_stale_private_dirs) */
-	if (ftw->level == 1 && !strcmp(p + ftw->base, OWNER_MARK))
-		return 0;
-	remove(p);
-	return 0;
-}
 
 /* Index both names of every candidate (open addressing, 4 slots per name). */
 void index_cands(struct mig *m)
@@ -83,19 +70,15 @@ void leave_untouched(struct cand *c, const char *code, const char *why)
 /* Copy the files that have sites into the private tree: TMP/<n>/<base name>. */
 int make_copies(struct mig *m)
 {
-	char tmpl[] = "/tmp/blkmig-migrate.XXXXXX";
-	const char *td = getenv("TMPDIR");
-	char *t = td && *td ? xasprintf("%s/blkmig-migrate.XXXXXX", td) : xstrdup(tmpl);
+	char *t = cleanup_make_dir();
 	size_t cap = 0;
 
-	if (!mkdtemp(t)) {
-		fprintf(stderr, "blkmig migrate: cannot create a temporary directory %s: %s\n", t,
+	if (!t) {
+		fprintf(stderr, "blkmig migrate: cannot create a temporary directory: %s\n",
 			strerror(errno));
-		free(t);
 		return -1;
 	}
 	m->tmpdir = t;
-	cleanup_add_dir(t);
 	for (size_t i = 0; i < m->inv.nfiles; i++) {
 		const struct bm_file *f = &m->inv.files[i];
 		struct cand *c;
@@ -122,7 +105,7 @@ int make_copies(struct mig *m)
 				fprintf(stderr,
 					"blkmig migrate: no space left on device: TMPDIR %s "
 					"(copying %s)\n",
-					td && *td ? td : "/tmp", f->path);
+					cleanup_tmpdir(), f->path);
 			else
 				fprintf(stderr, "blkmig migrate: cannot copy %s: %s\n", f->path,
 					err);
@@ -459,13 +442,7 @@ char *user_text_of(struct mig *m, const struct cand *c, const char *msg)
 void mig_free(struct mig *m)
 {
 	if (m->tmpdir) {
-		char *mark = xasprintf("%s/" OWNER_MARK, m->tmpdir);
-
-		nftw(m->tmpdir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-		unlink(mark);
-		rmdir(m->tmpdir);
-		free(mark);
-		cleanup_del_dir(m->tmpdir);
+		cleanup_remove_dir(m->tmpdir);
 		free(m->tmpdir);
 	}
 	for (size_t i = 0; i < m->nc; i++) {

@@ -218,24 +218,19 @@ out:
 struct parse_env *parse_env_new(struct bm_run *run)
 {
 	struct parse_env *env = xcalloc(1, sizeof(*env));
-	const char *base = getenv("TMPDIR");
-	/* the owner mark in the name (cleanup_stale_private_dirs): a SIGKILL at any moment
-	 * leaves a directory the next run can tell from a live run's, and removes */
-	char *tmpl = xasprintf("%s/" CLEANUP_DIR_PREFIX "%ld.XXXXXX", base && *base ? base : "/tmp",
-			       (long)getpid());
+	char *tmpl;
 	int werr = 0;
 
 	env->run = run;
 	cleanup_stale_private_dirs();
-	if (!mkdtemp(tmpl)) {
+	tmpl = cleanup_make_dir();
+	if (!tmpl) {
 		fprintf(stderr, "blkmig: cannot create a temporary directory: %s\n",
 			strerror(errno));
-		free(tmpl);
 		free(env);
 		return NULL;
 	}
 	env->tmp = tmpl;
-	cleanup_add_dir(tmpl);
 	env->modeldir = xasprintf("%s/model", tmpl);
 	env->stubdir = xasprintf("%s/stubs", tmpl);
 	mkdirs(env->stubdir);
@@ -269,7 +264,7 @@ struct parse_env *parse_env_new(struct bm_run *run)
 		/* a fault of the machine, not of the user's C: no file is reported unparsed */
 		if (werr == ENOSPC)
 			fprintf(stderr, "blkmig: no space left on device: TMPDIR %s (writing %s)\n",
-				base && *base ? base : "/tmp", env->modeldir);
+				cleanup_tmpdir(), env->modeldir);
 		else
 			fprintf(stderr, "blkmig: cannot write %s: %s\n", env->modeldir,
 				strerror(werr));
@@ -307,18 +302,6 @@ struct parse_env *parse_env_rebind(struct parse_env *env, struct bm_run *run)
 	return env;
 }
 
-static void rm_rf(const char *path)
-{
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		execlp("rm", "rm", "-rf", path, (char *)NULL);
-		_exit(127);
-	}
-	if (pid > 0)
-		waitpid(pid, NULL, 0);
-}
-
 void parse_env_free(struct parse_env *env)
 {
 	if (!env)
@@ -326,8 +309,8 @@ void parse_env_free(struct parse_env *env)
 	if (env->db)
 		clang_CompilationDatabase_dispose(env->db);
 	if (env->tmp && !getenv("BLKMIG_KEEP_TMP"))
-		rm_rf(env->tmp);
-	if (env->tmp)
+		cleanup_remove_dir(env->tmp);
+	else if (env->tmp)
 		cleanup_del_dir(env->tmp);
 	free(env->tmp);
 	free(env->modeldir);

@@ -15,7 +15,6 @@
  * atexit: the folder is named and marked as blkmig's own private folders are
  * (cli/cleanup.c), so the next run removes those whose owner is gone.
  */
-#include <ftw.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,33 +45,21 @@ const char *__lsan_default_suppressions(void)
 static char *dir;
 static char *path;
 
-static int remove_one(const char *p, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	remove(p);
-	return 0;
-}
-
 static void cleanup(void)
 {
-	nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	cleanup_remove_dir(dir);
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	const char *td = getenv("TMPDIR");
-
 	(void)argc;
 	(void)argv;
 	cleanup_stale_private_dirs();
-	dir = xasprintf("%s/blkmig.XXXXXX", td && *td ? td : "/tmp");
-	if (!mkdtemp(dir)) {
-		perror("blkmig-fuzz: mkdtemp");
+	dir = cleanup_make_dir(); /* its owner in its name */
+	if (!dir) {
+		perror("blkmig-fuzz: cannot create a temporary directory");
 		exit(2);
 	}
-	cleanup_add_dir(dir); /* its owner mark */
 	path = xasprintf("%s/input.c", dir);
 	atexit(cleanup);
 	setenv("TMPDIR", dir, 1); /* the kept parse environment's folder */

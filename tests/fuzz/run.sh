@@ -49,13 +49,14 @@ if [ -x "$FB/fuzz_pipeline" ]; then
 	(sleep 60 & echo $! >"$td/live.pid"; wait) 2>/dev/null &
 	sleep 0.2
 	(exit 0) & dead=$!; wait $dead
-	mkdir -p "$td/blkmig.stale1" "$td/blkmig.alive1"
+	# the owner in the name (blkmig.<pid>.XXXXXX), and an older blkmig's mark inside
+	mkdir -p "$td/blkmig.$dead.Ab12Cd" "$td/blkmig.stale1" "$td/blkmig.alive1"
 	echo "$dead" >"$td/blkmig.stale1/.blkmig-owner"
 	cat "$td/live.pid" >"$td/blkmig.alive1/.blkmig-owner"
 	(cd "$tmp" && TMPDIR=$td "$FB/fuzz_pipeline" "${opts[@]}" -runs=0 "$TOP/samples") \
 		>"$tmp/stale.log" 2>&1
 	left=$(cd "$td" && ls -d blkmig.* 2>/dev/null | tr '\n' ' ')
-	if [ ! -e "$td/blkmig.stale1" ] && [ -e "$td/blkmig.alive1" ] && [ "$left" = "blkmig.alive1 " ]; then
+	if [ ! -e "$td/blkmig.stale1" ] && [ ! -e "$td/blkmig.$dead.Ab12Cd" ] && [ -e "$td/blkmig.alive1" ] && [ "$left" = "blkmig.alive1 " ]; then
 		pass fuzz_pipeline/stale-private-folder-removed
 	else
 		fail fuzz_pipeline/stale-private-folder-removed "left in TMPDIR: $left"

@@ -172,7 +172,7 @@ check half/html-outcome grep -qE '<table id="left">.*' "$W/rep/report.html"
 check half/html-lists-file bash -c "sed -n '/<table id=\"left\">/,/<\/table>/p' '$W/rep/report.html' | grep -q '<td>half_broken.c</td>'"
 check parse-status/html-lists-partial-file bash -c "sed -n '/<table id=\"files\">/,/<\/table>/p' '$W/rep/report.html' | grep -q '<td>syntax_in_function.c</td>'"
 # no report names migrate's private copy; every line it cites is the original's
-check origin/no-private-paths bash -c "! grep -lE 'blkmig(-migrate)?\\.[A-Za-z0-9]{6}/' '$W'/rep/report.* '$W/mig.log'"
+check origin/no-private-paths bash -c "! grep -lE 'blkmig(-migrate|\\.[0-9]+)?\\.[A-Za-z0-9]{6}/' '$W'/rep/report.* '$W/mig.log'"
 origin_lines() {
 	local first hook
 	first=$(grep -n 'if (!end_that_request_first(rq, 1, rq->nr_sectors))$' "$W/t/shifted.c" | tail -1 | cut -d: -f1)
@@ -594,7 +594,7 @@ if [ -f "$CORPUS" ]; then
 	cp "$W/linux/report.html" "$ART/linux-report.html"
 	cp "$W/linux/report.sarif" "$ART/linux-report.sarif"
 	cp "$W/linux/report.json" "$ART/linux-report.json"
-	check linux/no-private-paths bash -c "! grep -lE 'blkmig(-migrate)?\\.[A-Za-z0-9]{6}/' '$W'/linux/report.* '$W/linux.log'"
+	check linux/no-private-paths bash -c "! grep -lE 'blkmig(-migrate|\\.[0-9]+)?\\.[A-Za-z0-9]{6}/' '$W'/linux/report.* '$W/linux.log'"
 	# every site's line, column, reason and evidence lines, every parse status and
 	# diagnostic, every count: true of the original tree
 	check linux/statements-true python3 "$HERE/truth.py" "$W/linux/report.json" "$BUILD"

@@ -19,6 +19,9 @@ import sys
 
 import jsonschema
 
+# a run's private folder: blkmig.<pid>.XXXXXX (older: blkmig.XXXXXX, blkmig-migrate.XXXXXX)
+PRIVATE = re.compile(r"blkmig(-migrate|\.[0-9]+)?\.[A-Za-z0-9]{6}/")
+
 
 def problems_json(schema, doc):
     v = jsonschema.Draft202012Validator(schema)
@@ -99,7 +102,7 @@ def problems_sarif(schema, doc):
                 uri = al.get("uri", "")
                 if al.get("uriBaseId") != "SRCROOT" or uri.startswith("/") or ":" in uri.split("/")[0]:
                     yield where + ": uri %r is not relative to SRCROOT" % uri
-                if "/tmp/" in uri or "blkmig-migrate" in uri:
+                if "/tmp/" in uri or PRIVATE.search(uri):
                     yield where + ": uri into a private copy: " + uri
                 if not pl.get("region", {}).get("startLine"):
                     yield where + ": no region"
@@ -119,7 +122,7 @@ def problems_sarif(schema, doc):
             if not res.get("partialFingerprints"):
                 yield where + ": no partialFingerprints"
             msg = res.get("message", {}).get("text", "")
-            if "blkmig-migrate." in msg:
+            if PRIVATE.search(msg):
                 yield where + ": message names a private copy: " + msg[:120]
             if res.get("ruleId") == "convert" and "(folded into" not in msg and not res.get("fixes"):
                 yield where + ": converted site without a fix"
