@@ -28,6 +28,10 @@ int bm_is_legacy_name(const char *s, size_t n);
 size_t bm_prefilter(const char *s, size_t len, struct bm_hit **out);
 void bm_hits_free(struct bm_hit *h, size_t n);
 int bm_looks_binary(const char *s, size_t len);
+/* What the analysis says of a file bm_looks_binary() finds binary: BM_BINARY_REASON,
+ * with where and how many legacy call names the lexer still finds in it (they must not
+ * go unsaid).  *NHITS: how many. */
+char *bm_binary_reason(const char *s, size_t len, size_t *nhits);
 char *bm_blank_comments(const char *s, size_t len);
 
 /* Lock state at a program point.  ENTRY: whatever holds on function entry. */

@@ -186,11 +186,27 @@ struct bm_run {
 	size_t nfindings, findings_cap;
 	unsigned io_errors; /* unreadable paths etc. (already reported) */
 	const char *root;   /* --root: SARIF/HTML name files relative to it (NULL: cwd) */
+	/* how many files the whole-tree facts added to the parse (analyze.c), by round:
+	 * [0] those that register a queue, [k] those that name callers that matter */
+	size_t *facts_added;
+	size_t nfacts_added;
 };
 
 /* ---- run life cycle (run.c) ------------------------------------------ */
 void bm_run_init(struct bm_run *run, const char *command);
 void bm_run_free(struct bm_run *run);
+
+/* The reason of a file read as binary data begins so (prefilter.c bm_binary_reason). */
+#define BM_BINARY_REASON "binary data, not C source"
+bool bm_file_is_binary(const struct bm_file *f);
+/* The line on stderr that tells of a file not read as C: a symbolic link the walk
+ * skipped, or a binary file.  Said by the walk and the prefilter as they come to it,
+ * and by a cached run that read neither; nothing for any other file. */
+void bm_say_file_notice(const struct bm_file *f);
+/* The line on stderr that tells how many files round ROUND of the whole-tree facts
+ * added to the parse (run->facts_added[ROUND]); nothing when none.  Said by the
+ * analysis as it goes, and by a cached run that made no analysis. */
+void bm_say_facts_added(size_t round, size_t n);
 
 /*
  * Common options: -p DIR, -I DIR, -D DEF, --kernel-tree DIR, -j N,

@@ -280,24 +280,21 @@ static size_t files_unparsed(const struct bm_run *run)
 	return n;
 }
 
-/* What a cold run says as it reads the files, which a cached result does not keep: each
- * symbolic link the walk skips, then (unless -q) each file read as binary data. */
+/* What a cold run says as it reads the files, which a cached result does not say again:
+ * each symbolic link the walk skips, then (unless -q) each file read as binary data and
+ * the files the whole-tree facts added, round by round. */
 static void replay_walk_notices(const struct bm_run *run)
 {
-	static const char binary[] = "binary data, not C source";
-
 	for (size_t i = 0; i < run->nfiles; i++)
 		if (run->files[i].link)
-			fprintf(stderr, "blkmig: %s: %s\n", run->files[i].path,
-				run->files[i].reason);
-	for (size_t i = 0; i < run->nfiles && !run->opt.quiet; i++) {
-		const struct bm_file *f = &run->files[i];
-
-		if (f->status == BM_PARSE_FAILED && f->reason &&
-		    !strncmp(f->reason, binary, strlen(binary)))
-			fprintf(stderr, "blkmig: %s: %s%s\n", f->path, f->reason,
-				strcmp(f->reason, binary) ? "" : "; skipped");
-	}
+			bm_say_file_notice(&run->files[i]);
+	if (run->opt.quiet)
+		return;
+	for (size_t i = 0; i < run->nfiles; i++)
+		if (bm_file_is_binary(&run->files[i]))
+			bm_say_file_notice(&run->files[i]);
+	for (size_t r = 0; r < run->nfacts_added; r++)
+		bm_say_facts_added(r, run->facts_added[r]);
 }
 
 int cmd_migrate(int argc, char **argv)

@@ -215,6 +215,8 @@ int mig_restore(struct mig *m, json_t *st, size_t *converted, size_t *by_spatch)
 	m->inv.nfindings = run.nfindings;
 	m->inv.findings_cap = run.findings_cap;
 	m->inv.io_errors = run.io_errors;
+	m->inv.facts_added = run.facts_added;
+	m->inv.nfacts_added = run.nfacts_added;
 	m->c = c;
 	m->nc = nc;
 	m->spatch_failed = json_is_true(json_object_get(st, "spatch_failed"));
@@ -233,8 +235,8 @@ bool cacheable(const struct mig *m)
 		if (m->inv.sites[i].reason_code && !strcmp(m->inv.sites[i].reason_code, "timeout"))
 			return false;
 	for (size_t i = 0; i < m->inv.nfiles; i++)
-		if (m->inv.files[i].status == BM_PARSE_FAILED && m->inv.files[i].reason &&
-		    strncmp(m->inv.files[i].reason, "binary data, not C source", 25))
+		if (m->inv.files[i].status == BM_PARSE_FAILED &&
+		    !bm_file_is_binary(&m->inv.files[i]))
 			return false;
 	return true;
 }

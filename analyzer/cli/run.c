@@ -63,6 +63,7 @@ void bm_run_free(struct bm_run *run)
 		free(run->findings[i].message);
 	}
 	free(run->findings);
+	free(run->facts_added);
 	strlist_free(&run->opt.include_dirs);
 	strlist_free(&run->opt.defines);
 	free(run->opt.build_dir);

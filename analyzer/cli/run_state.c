@@ -144,8 +144,12 @@ json_t *run_state_save(const struct bm_run *run)
 						str_or_null(f->function), (int)f->kind,
 						str_or_null(f->message)));
 	}
-	return json_pack("{s:o, s:o, s:o, s:I}", "files", files, "sites", sites, "findings",
-			 findings, "io_errors", (json_int_t)run->io_errors);
+	json_t *facts = json_array();
+
+	for (size_t r = 0; r < run->nfacts_added; r++)
+		json_array_append_new(facts, json_integer((json_int_t)run->facts_added[r]));
+	return json_pack("{s:o, s:o, s:o, s:I, s:o}", "files", files, "sites", sites, "findings",
+			 findings, "io_errors", (json_int_t)run->io_errors, "facts_added", facts);
 }
 
 /* A string member, copied (NULL for null); *bad when missing or of another type. */
@@ -258,9 +262,9 @@ static void load_site(json_t *o, struct bm_site *s, bool *bad)
 int run_state_load(json_t *j, struct bm_run *run)
 {
 	json_t *files = json_object_get(j, "files"), *sites = json_object_get(j, "sites");
-	json_t *findings = json_object_get(j, "findings"), *v;
+	json_t *findings = json_object_get(j, "findings"), *facts, *v;
 	bool bad = !json_is_array(files) || !json_is_array(sites) || !json_is_array(findings);
-	size_t i;
+	size_t i, facts_cap = 0;
 
 	if (bad)
 		return -1;
@@ -315,5 +319,16 @@ int run_state_load(json_t *j, struct bm_run *run)
 			bad = true;
 	}
 	run->io_errors = (unsigned)json_integer_value(json_object_get(j, "io_errors"));
+	facts = json_object_get(j, "facts_added");
+	if (!json_is_array(facts))
+		bad = true;
+	json_array_foreach(facts, i, v)
+	{
+		if (!json_is_integer(v) || json_integer_value(v) < 0)
+			bad = true;
+		else
+			vec_append(run->facts_added, run->nfacts_added, facts_cap,
+				   (size_t)json_integer_value(v));
+	}
 	return bad ? -1 : 0;
 }

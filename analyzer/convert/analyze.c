@@ -289,24 +289,12 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 		}
 		if (bm_looks_binary(t->src, t->len)) {
 			/* a NUL byte in a C file must not hide its legacy calls: say so */
-			const char *nul = memchr(t->src, '\0', t->len);
-			struct bm_hit *hits = NULL;
-			size_t nhits = bm_prefilter(t->src, t->len, &hits);
+			size_t nhits;
 
-			bm_hits_free(hits, nhits);
 			f->status = BM_PARSE_FAILED;
-			if (nhits)
-				f->reason = xasprintf(
-				    "binary data, not C source (%s at offset %zu), with %zu legacy "
-				    "completion call name%s in it; not converted, left untouched",
-				    nul ? "a NUL byte" : "control characters",
-				    nul ? (size_t)(nul - t->src) : (size_t)0, nhits,
-				    nhits == 1 ? "" : "s");
-			else
-				f->reason = xstrdup("binary data, not C source");
+			f->reason = bm_binary_reason(t->src, t->len, &nhits);
 			if (!run->opt.quiet) /* quiet: fix and migrate say it in their summary */
-				fprintf(stderr, "blkmig: %s: %s%s\n", f->path, f->reason,
-					nhits ? "" : "; skipped");
+				bm_say_file_notice(f);
 			continue;
 		}
 		t->nhits = bm_prefilter(t->src, t->len, &t->hits);
@@ -366,21 +354,26 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 		if (want_more(run, pre, taken, i) && registers[i])
 			take(pre, taken, cand, &ncand, i);
 	free(registers);
-	if (ncand > nlegacy && !run->opt.quiet)
-		fprintf(stderr, "blkmig: whole-tree facts: %zu file(s) register a queue\n",
-			ncand - nlegacy);
+	size_t facts_cap = 0;
+
+	free(run->facts_added); /* this analysis's rounds only */
+	run->facts_added = NULL;
+	run->nfacts_added = 0;
+	vec_append(run->facts_added, run->nfacts_added, facts_cap, ncand - nlegacy);
+	if (!run->opt.quiet)
+		bm_say_facts_added(0, ncand - nlegacy);
 	size_t parsed = 0;
 
 	for (int round = 0;; round++) {
 		struct bm_strlist names = {0}, members = {0};
 		size_t first = ncand;
 
+		if (round)
+			vec_append(run->facts_added, run->nfacts_added, facts_cap,
+				   ncand > parsed ? ncand - parsed : 0);
 		if (ncand > parsed) {
 			if (round && !run->opt.quiet)
-				fprintf(stderr,
-					"blkmig: whole-tree facts, round %d: %zu more file(s) name "
-					"callers that matter\n",
-					round, ncand - parsed);
+				bm_say_facts_added((size_t)round, ncand - parsed);
 			/* the prefilter skipped these, the whole-tree facts want them: the
 			 * parse's outcome (errors, stubs) replaces this note */
 			for (size_t k = parsed > nlegacy ? parsed : nlegacy; k < ncand; k++) {

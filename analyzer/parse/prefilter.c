@@ -220,6 +220,22 @@ int bm_looks_binary(const char *s, size_t len)
 	return len && ctrl * 20 > len;
 }
 
+char *bm_binary_reason(const char *s, size_t len, size_t *nhits)
+{
+	const char *nul = memchr(s, '\0', len);
+	struct bm_hit *hits = NULL;
+	size_t n = bm_prefilter(s, len, &hits);
+
+	bm_hits_free(hits, n);
+	*nhits = n;
+	if (!n)
+		return xstrdup(BM_BINARY_REASON);
+	return xasprintf(BM_BINARY_REASON " (%s at offset %zu), with %zu legacy completion "
+					  "call name%s in it; not converted, left untouched",
+			 nul ? "a NUL byte" : "control characters",
+			 nul ? (size_t)(nul - s) : (size_t)0, n, n == 1 ? "" : "s");
+}
+
 char *bm_blank_comments(const char *s, size_t len)
 {
 	char *o = xstrndup(s, len);

@@ -95,7 +95,7 @@ static void add_link(struct bm_run *run, const char *path, char *reason)
 	f->link = true;
 	f->reason = reason;
 	seen_put(run->nfiles - 1, f->path);
-	fprintf(stderr, "blkmig: %s: %s\n", path, reason);
+	bm_say_file_notice(f);
 }
 
 /*

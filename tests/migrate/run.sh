@@ -838,6 +838,30 @@ cache_test() {
 		fail cache/binary-file-kept-hit-says-what-cold-said "hit: $(hit binary-warm && echo yes); $(grep blob "$C/binary-warm.raw" | head -2)"
 	fi
 	rm "$C/tree/drivers/block/blob.c"
+	# a file with no legacy call that registers a queue: the whole-tree facts parse it,
+	# and say so; a hit says every line of the analysis the cold run said
+	cat > "$C/tree/drivers/block/qreg.c" <<-'EOF'
+	#include <linux/blkdev.h>
+	static DEFINE_SPINLOCK(qreg_lock);
+	static void qreg_request(struct request_queue *q)
+	{
+	}
+	struct request_queue *qreg_queue(void)
+	{
+		return blk_init_queue(qreg_request, &qreg_lock);
+	}
+	EOF
+	touch -d '1 minute ago' "$C/tree/drivers/block/qreg.c" "$C/tree/drivers/block"
+	run facts
+	run facts-warm
+	if hit facts-warm && same facts facts-warm &&
+		grep -q '^blkmig: whole-tree facts: 1 file(s) register a queue$' "$C/facts.raw" &&
+		[ "$(grep '^blkmig: ' "$C/facts.raw")" = "$(grep '^blkmig: ' "$C/facts-warm.raw")" ]; then
+		pass cache/hit-says-what-the-whole-tree-facts-said
+	else
+		fail cache/hit-says-what-the-whole-tree-facts-said "hit: $(hit facts-warm && echo yes); $(grep '^blkmig: ' "$C/facts-warm.raw" | head -3)"
+	fi
+	rm "$C/tree/drivers/block/qreg.c"
 	touch -d '1 minute ago' "$C/tree/drivers/block"
 	# a damaged entry is ignored, never trusted: truncated, then one byte changed
 	for e in "$XDG_CACHE_HOME"/blkmig/*.entry; do
