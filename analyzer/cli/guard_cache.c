@@ -17,8 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <clang-c/Index.h>
-
 #include "migrate_stages.h"
 #include "output_guard.h"
 #include "util.h"
@@ -35,29 +33,6 @@ struct guard_cache {
 /* the check whose parses bm_unit_hook reports now */
 static struct guard_cache *watching;
 
-static void key_options(struct bm_cache *e, const struct bm_options *o)
-{
-	CXString v = clang_getClangVersion();
-
-	bm_cache_key_text(e, "libclang", clang_getCString(v), strlen(clang_getCString(v)));
-	clang_disposeString(v);
-	for (size_t i = 0; i < o->include_dirs.n; i++)
-		bm_cache_key_text(e, "-I", o->include_dirs.v[i], strlen(o->include_dirs.v[i]));
-	for (size_t i = 0; i < o->defines.n; i++)
-		bm_cache_key_text(e, "-D", o->defines.v[i], strlen(o->defines.v[i]));
-	if (o->kernel_tree)
-		bm_cache_key_text(e, "--kernel-tree", o->kernel_tree, strlen(o->kernel_tree));
-	if (o->build_dir) { /* read with jansson, not read_file(): no recorded input */
-		char *db = xasprintf("%s/compile_commands.json", o->build_dir);
-
-		bm_cache_key_text(e, "-p", o->build_dir, strlen(o->build_dir));
-		bm_cache_key_file(e, db);
-		free(db);
-	}
-	bm_cache_key_text(e, "flags", o->headers ? "h" : "", o->headers ? 1 : 0);
-	bm_cache_key_text(e, "follow", o->follow ? "f" : "", o->follow ? 1 : 0);
-}
-
 struct guard_cache *guard_cache_take(const struct mig *m, struct og_text *t, size_t n, bool *taken)
 {
 	struct guard_cache *g = xcalloc(1, sizeof(*g));
@@ -66,13 +41,18 @@ struct guard_cache *guard_cache_take(const struct mig *m, struct og_text *t, siz
 	g->entry = xcalloc(n + 1, sizeof(*g->entry));
 	g->n = n;
 	for (size_t k = 0; k < n && !m->a.no_cache; k++) {
-		char *name = (char *)t[k].name, num[32];
-		struct bm_cache *e = bm_cache_open("guard-parse", 1, &name);
+		struct bm_strlist key = {0};
+		struct bm_cache *e;
+		char num[32];
 		json_t *st;
 
+		strlist_push(&key, t[k].name);
+		push_parse_options(&key, &m->post.opt);
+		e = bm_cache_open("guard-parse", (int)key.n, key.v);
+		strlist_free(&key);
 		if (!e)
 			break; /* caching is off */
-		key_options(e, &m->post.opt);
+		key_parse_tools(e, &m->post.opt);
 		bm_cache_key_text(e, "old", t[k].old, t[k].old_len);
 		if (t[k].new_known) {
 			snprintf(num, sizeof(num), "%u", t[k].new_errors);

@@ -32,6 +32,48 @@ void key_spatch_tools(struct bm_cache *c, const char *spatch, const struct bm_st
 		bm_cache_key_file(c, macros);
 }
 
+/* What the options say of how a file is read and parsed, in one canonical form (-Ix and
+ * -I x are one entry): the whole run's key and each parse check's (guard_cache.c). */
+void push_parse_options(struct bm_strlist *key, const struct bm_options *o)
+{
+	if (o->headers)
+		strlist_push(key, "--headers");
+	if (o->follow)
+		strlist_push(key, "--follow");
+	if (o->build_dir) {
+		strlist_push(key, "-p");
+		strlist_push(key, o->build_dir);
+	}
+	if (o->kernel_tree) {
+		strlist_push(key, "--kernel-tree");
+		strlist_push(key, o->kernel_tree);
+	}
+	for (size_t i = 0; i < o->include_dirs.n; i++) {
+		strlist_push(key, "-I");
+		strlist_push(key, o->include_dirs.v[i]);
+	}
+	for (size_t i = 0; i < o->defines.n; i++) {
+		strlist_push(key, "-D");
+		strlist_push(key, o->defines.v[i]);
+	}
+}
+
+/* What a parse depends on besides the options and the files: libclang, and with -p the
+ * compile database (read with jansson, not read_file(): no recorded input). */
+void key_parse_tools(struct bm_cache *c, const struct bm_options *o)
+{
+	CXString v = clang_getClangVersion();
+
+	bm_cache_key_text(c, "libclang", clang_getCString(v), strlen(clang_getCString(v)));
+	clang_disposeString(v);
+	if (o->build_dir) {
+		char *db = xasprintf("%s/compile_commands.json", o->build_dir);
+
+		bm_cache_key_file(c, db);
+		free(db);
+	}
+}
+
 /*
  * The cache of a --check or --patch run (cache.c): keyed by the command line and
  * everything that shapes the result besides the files (libclang, spatch, the
@@ -41,7 +83,6 @@ struct bm_cache *open_cache(struct mig *m, const char *spatch, const struct bm_s
 			    const struct bm_strlist *copts, const char *macros)
 {
 	struct bm_cache *c;
-	CXString v;
 
 	/* $BLKMIG_FACTS gives the patches a facts file, which the run's facts pass appends
 	 * to and which may hold another run's facts: a result no key can name */
@@ -57,31 +98,18 @@ struct bm_cache *open_cache(struct mig *m, const char *spatch, const struct bm_s
 	strlist_push(&key, m->a.mode == MODE_CHECK ? "--check" : "--patch");
 	if (m->a.no_spatch)
 		strlist_push(&key, "--no-spatch");
-	if (o->headers)
-		strlist_push(&key, "--headers");
-	if (o->follow)
-		strlist_push(&key, "--follow");
+	push_parse_options(&key, o);
 	{
 		const char *named[][2] = {{"--root", m->a.root},
 					  {"--spatch", m->a.spatch},
 					  {"--cocci-dir", m->a.cocci_dir},
-					  {"--format", m->a.format},
-					  {"-p", o->build_dir},
-					  {"--kernel-tree", o->kernel_tree}};
+					  {"--format", m->a.format}};
 
 		for (size_t i = 0; i < sizeof(named) / sizeof(named[0]); i++)
 			if (named[i][1]) {
 				strlist_push(&key, named[i][0]);
 				strlist_push(&key, named[i][1]);
 			}
-	}
-	for (size_t i = 0; i < o->include_dirs.n; i++) {
-		strlist_push(&key, "-I");
-		strlist_push(&key, o->include_dirs.v[i]);
-	}
-	for (size_t i = 0; i < o->defines.n; i++) {
-		strlist_push(&key, "-D");
-		strlist_push(&key, o->defines.v[i]);
 	}
 	snprintf(num, sizeof(num), "%u", o->timeout);
 	strlist_push(&key, "--timeout");
@@ -93,16 +121,8 @@ struct bm_cache *open_cache(struct mig *m, const char *spatch, const struct bm_s
 	strlist_free(&key);
 	if (!c)
 		return NULL;
-	v = clang_getClangVersion();
-	bm_cache_key_text(c, "libclang", clang_getCString(v), strlen(clang_getCString(v)));
-	clang_disposeString(v);
+	key_parse_tools(c, o);
 	key_spatch_tools(c, spatch, cocci, copts, macros);
-	if (m->inv.opt.build_dir) {
-		char *db = xasprintf("%s/compile_commands.json", m->inv.opt.build_dir);
-
-		bm_cache_key_file(c, db);
-		free(db);
-	}
 	for (size_t i = 0; i < m->a.npaths; i++) {
 		char *root = ktree_find_root(m->a.paths[i]);
 

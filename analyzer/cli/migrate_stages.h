@@ -146,6 +146,8 @@ void list_changed(const struct mig *m);
 /* migrate_cache.c */
 void key_spatch_tools(struct bm_cache *c, const char *spatch, const struct bm_strlist *cocci,
 		      const struct bm_strlist *copts, const char *macros);
+void push_parse_options(struct bm_strlist *key, const struct bm_options *o);
+void key_parse_tools(struct bm_cache *c, const struct bm_options *o);
 struct bm_cache *open_cache(struct mig *m, const char *spatch, const struct bm_strlist *cocci,
 			    const struct bm_strlist *copts, const char *macros);
 json_t *mig_state(const struct mig *m, size_t converted, size_t by_spatch);
