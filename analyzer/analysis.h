@@ -75,6 +75,9 @@ struct tunit {
 	struct outer_ref *outer;
 	size_t nouter;
 	bool outer_listed;
+	/* fnptr.c: what the unit's function pointers came to, for the candidates of the
+	 * round that asked (facts rounds ask again, mostly of the same candidates) */
+	struct fnptr_memo *fnptr;
 	/* rq_fields.c: the byte-count helpers read what the old calls used */
 	bool fields_known, fields_intact;
 	char *fields_why;  /* why not, when not */
@@ -279,6 +282,8 @@ struct func *func_by_usr(struct ctx *cx, const char *usr);
 struct func *func_by_name(struct ctx *cx, const char *name, size_t tu);
 /* fnptr.c: calls through the file's own function-pointer variables */
 void fnptr_callers(struct ctx *cx);
+/* Drop what fnptr_callers() kept of each unit: the run's function indices change. */
+void fnptr_forget(struct ctx *cx);
 /* f has callers blkmig cannot see; evidence (owned) says why, kept if f had one */
 void func_callers_unseen(struct func *f, char *evidence);
 /* split the argument list of the call whose '(' is at open: arg k range */

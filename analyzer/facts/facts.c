@@ -613,6 +613,8 @@ void facts_forget_marks(struct ctx *cx)
 		}
 		cx->funcs[kept++] = *f;
 	}
+	if (kept < cx->nfuncs) /* the functions after a dropped one moved */
+		fnptr_forget(cx);
 	cx->nfuncs = kept;
 	for (size_t i = 0; i < cx->ncalls; i++) {
 		free(cx->calls[i].callee_name);
@@ -647,6 +649,7 @@ void facts_forget_marks(struct ctx *cx)
 void facts_free(struct ctx *cx)
 {
 	facts_forget_marks(cx);
+	fnptr_forget(cx);
 	for (size_t i = 0; i < cx->nfuncs; i++)
 		func_free(&cx->funcs[i]);
 	free(cx->funcs);

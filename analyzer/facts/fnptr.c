@@ -55,6 +55,25 @@ struct through {
 	int node;
 };
 
+/*
+ * What unit_pointers() found in one unit for one set of candidates, kept with the
+ * unit: every facts round asks again, mostly of the same candidates, and the answer
+ * depends on nothing else (the unit's nodes and text, its own functions), so that a
+ * round needs no unit in memory for it (units.c).  Function indices are the run's:
+ * fnptr_forget() drops it when they change.
+ */
+struct fnptr_memo {
+	size_t *cand; /* the candidates, by index */
+	bool *bad;    /* ... per candidate: a use not followed */
+	size_t ncand;
+	char **slot_names;
+	size_t nslots;
+	struct edge *edges;
+	size_t nedges;
+	struct through *thr;
+	size_t nthr;
+};
+
 struct pstate {
 	struct ctx *cx;
 	size_t tu;
@@ -653,6 +672,86 @@ static void unit_calls(struct pstate *ps)
 	free(seen);
 }
 
+static void memo_free(struct fnptr_memo *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->nslots; i++)
+		free(m->slot_names[i]);
+	free(m->slot_names);
+	free(m->cand);
+	free(m->bad);
+	free(m->edges);
+	free(m->thr);
+	free(m);
+}
+
+void fnptr_forget(struct ctx *cx)
+{
+	for (size_t i = 0; i < cx->ntus; i++) {
+		memo_free(cx->tus[i].fnptr);
+		cx->tus[i].fnptr = NULL;
+	}
+}
+
+/* The unit's memo, when it was made for exactly this round's candidates. */
+static const struct fnptr_memo *memo_for(const struct pstate *ps)
+{
+	const struct fnptr_memo *m = ps->cx->tus[ps->tu].fnptr;
+	size_t k = 0;
+
+	if (!m)
+		return NULL;
+	for (size_t fi = 0; fi < ps->cx->nfuncs; fi++)
+		if (ps->cand[fi] && (k >= m->ncand || m->cand[k++] != fi))
+			return NULL;
+	return k == m->ncand ? m : NULL;
+}
+
+static void memo_keep(struct pstate *ps)
+{
+	struct tunit *t = &ps->cx->tus[ps->tu];
+	struct fnptr_memo *m = xcalloc(1, sizeof(*m));
+
+	for (size_t fi = 0; fi < ps->cx->nfuncs; fi++)
+		m->ncand += ps->cand[fi];
+	m->cand = xcalloc(m->ncand + 1, sizeof(*m->cand));
+	m->bad = xcalloc(m->ncand + 1, sizeof(*m->bad));
+	for (size_t fi = 0, k = 0; fi < ps->cx->nfuncs; fi++)
+		if (ps->cand[fi]) {
+			m->cand[k] = fi;
+			m->bad[k++] = ps->fn_bad[fi];
+		}
+	m->slot_names = xcalloc(ps->nslots + 1, sizeof(*m->slot_names));
+	for (size_t i = 0; i < ps->nslots; i++)
+		m->slot_names[i] = xstrdup(ps->slots[i].name);
+	m->nslots = ps->nslots;
+	m->edges = xcalloc(ps->nedges + 1, sizeof(*m->edges));
+	memcpy(m->edges, ps->edges, ps->nedges * sizeof(*ps->edges));
+	m->nedges = ps->nedges;
+	m->thr = xcalloc(ps->nthr + 1, sizeof(*m->thr));
+	memcpy(m->thr, ps->thr, ps->nthr * sizeof(*ps->thr));
+	m->nthr = ps->nthr;
+	memo_free(t->fnptr);
+	t->fnptr = m;
+}
+
+/* The state unit_pointers() would leave, from the memo: what unit_calls() reads. */
+static void memo_take(struct pstate *ps, const struct fnptr_memo *m)
+{
+	for (size_t k = 0; k < m->ncand; k++)
+		ps->fn_bad[m->cand[k]] = m->bad[k];
+	for (size_t i = 0; i < m->nslots; i++) {
+		struct slot *sl = vec_push(ps->slots, ps->nslots, ps->slots_cap);
+
+		sl->name = xstrdup(m->slot_names[i]);
+	}
+	for (size_t i = 0; i < m->nedges; i++)
+		vec_append(ps->edges, ps->nedges, ps->edges_cap, m->edges[i]);
+	for (size_t i = 0; i < m->nthr; i++)
+		vec_append(ps->thr, ps->nthr, ps->thr_cap, m->thr[i]);
+}
+
 void fnptr_callers(struct ctx *cx)
 {
 	struct pstate ps = {0};
@@ -679,7 +778,14 @@ void fnptr_callers(struct ctx *cx)
 		if (!any)
 			continue;
 		ps.tu = ti;
-		unit_pointers(&ps);
+		const struct fnptr_memo *m = getenv("BLKMIG_NO_FNPTR_MEMO") ? NULL : memo_for(&ps);
+
+		if (m) {
+			memo_take(&ps, m);
+		} else {
+			unit_pointers(&ps);
+			memo_keep(&ps);
+		}
 		unit_calls(&ps);
 		for (size_t i = 0; i < ps.nslots; i++)
 			free(ps.slots[i].name);

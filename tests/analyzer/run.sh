@@ -354,6 +354,19 @@ else
 		"loaded again: ${loaded:-none}; $(diff "$tmp/units-all.json" "$tmp/units-one.json" | head -5)"
 fi
 
+# ---- what fnptr.c found in a unit is kept between facts rounds (tunit.fnptr): the same
+# reports as a run that asks the unit every round, with fewer units loaded again --------
+BLKMIG_NO_FNPTR_MEMO=1 BLKMIG_RESIDENT_UNITS=1 BLKMIG_UNIT_STATS=1 "$B" scan -q --format json \
+	"$cases" "$TOP/samples" >"$tmp/fnptr-asked.json" 2>"$tmp/fnptr-asked.err"
+asked=$(sed -n 's/^blkmig: units loaded again: \([0-9]*\),.*/\1/p' "$tmp/fnptr-asked.err")
+if [ -s "$tmp/units-one.json" ] && cmp -s "$tmp/units-one.json" "$tmp/fnptr-asked.json" &&
+	[ "${loaded:-0}" -lt "${asked:-0}" ]; then
+	pass fnptr-kept-between-rounds-same-report
+else
+	fail fnptr-kept-between-rounds-same-report \
+		"loaded again: ${loaded:-none} kept, ${asked:-none} asked; $(diff "$tmp/fnptr-asked.json" "$tmp/units-one.json" | head -5)"
+fi
+
 # ---- a saved AST removed while the run goes on (a cleaner of $TMPDIR): the run says so
 # and stops, exit 2, the file untouched and nothing of the run left in $TMPDIR ----------
 mkdir -p "$tmp/astgone/tmpdir"
