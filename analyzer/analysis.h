@@ -291,6 +291,10 @@ bool text_call_arg(const char *s, size_t len, size_t open, int k, size_t *a, siz
 
 /* ---- lockctx.c / callgraph.c --------------------------------------------- */
 void lockctx_func(struct ctx *cx, struct func *f);
+/* The lock identities the facts ask of F's lock calls and blk_init_queue() calls
+ * (lock_identity_ast), made while F's unit is in memory, as the unit is built: asked
+ * later, each would load the unit again (units.c). */
+void lock_ids_prepare(struct func *f);
 void callgraph_resolve(struct ctx *cx);
 /* state at node n of f, with ENTRY resolved; evidence into *ev */
 enum bm_lock_state lock_at(struct ctx *cx, struct func *f, int n, struct bm_strlist *ev);

@@ -821,6 +821,7 @@ void facts_collect(struct ctx *cx)
 	 * are in funcs already, in unit order, as new units are appended) */
 	for (size_t ti = cx->nbuilt_tus; ti < cx->ntus; ti++) {
 		void *args[2] = {cx, &ti};
+		size_t first = cx->nfuncs;
 		CXCursor *listed;
 
 		units_trim();
@@ -845,6 +846,8 @@ void facts_collect(struct ctx *cx)
 			clang_visitChildren(clang_getTranslationUnitCursor(unit_tu(&cx->tus[ti])),
 					    top_visit, args);
 		}
+		for (size_t fi = first; fi < cx->nfuncs; fi++)
+			lock_ids_prepare(&cx->funcs[fi]);
 		/* built: a load of it from now on gives its nodes their cursors again */
 		cx->nbuilt_tus = ti + 1;
 	}

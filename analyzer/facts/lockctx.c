@@ -11,6 +11,7 @@
  * the label.
  */
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "flow.h"
@@ -63,6 +64,26 @@ static bool is_lock_call(const char *name, int *acquire)
 			return true;
 		}
 	return false;
+}
+
+void lock_ids_prepare(struct func *f)
+{
+	for (int k = 0; k < f->nnodes; k++) {
+		char *callee, *id = NULL;
+		int acq, arg = -1;
+
+		if (f->nodes[k].kind != CXCursor_CallExpr)
+			continue;
+		callee = node_callee(f, k);
+		if (is_lock_call(callee, &acq)) /* lock_call_arg() */
+			arg = call_arg(f, k, 0);
+		else if (!strncmp(callee, "blk_init_queue", 14)) /* facts_collect() */
+			arg = call_arg(f, k, 1);
+		free(callee);
+		if (arg >= 0)
+			id = lock_identity_ast(f, arg);
+		free(id);
+	}
 }
 
 /* The argument node of the lock call spelled at node n, or -1. */
