@@ -184,18 +184,14 @@ static void add_edge(struct pstate *ps, long from_slot, long from_fn, long to, s
 	e->off = off;
 }
 
-/* The function a call node calls directly, or NULL. */
+/* The function a call node calls directly, or NULL: what the call refers to, from the
+ * node tree (no function has the USR of a variable a call goes through). */
 static struct func *direct_callee(struct ctx *cx, const struct func *f, int call)
 {
-	CXCursor d = clang_getCursorReferenced(node_cursor(f, call));
-	struct func *g = NULL;
+	char *u = ref_usr(f, call);
+	struct func *g = func_by_usr(cx, u);
 
-	if (clang_getCursorKind(d) == CXCursor_FunctionDecl) {
-		char *u = cursor_usr(d);
-
-		g = func_by_usr(cx, u);
-		free(u);
-	}
+	free(u);
 	return g;
 }
 
