@@ -78,6 +78,10 @@ struct tunit {
 	/* fnptr.c: what the unit's function pointers came to, for the candidates of the
 	 * round that asked (facts rounds ask again, mostly of the same candidates) */
 	struct fnptr_memo *fnptr;
+	/* the files the parse included (not the main file), read as the parse is loaded
+	 * (parse.c): what reuse.c checks before another analysis takes the parse over */
+	struct bm_strlist includes;
+	bool includes_listed;
 	/* rq_fields.c: the byte-count helpers read what the old calls used */
 	bool fields_known, fields_intact;
 	char *fields_why;  /* why not, when not */

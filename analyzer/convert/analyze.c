@@ -34,6 +34,7 @@ static void ctx_free(struct ctx *cx)
 		free(t->line_starts);
 		bm_hits_free(t->hits, t->nhits);
 		func_index_free(t);
+		strlist_free(&t->includes);
 	}
 	free(cx->tus);
 	for (size_t i = 0; cx->lvar && i < cx->site_cap; i++)

@@ -57,6 +57,7 @@ static void kept_free(struct kept *k)
 	unit_release(&k->t);
 	free(k->t.err_offsets);
 	func_index_free(&k->t);
+	strlist_free(&k->t.includes);
 	free(k->f.reason);
 	strlist_free(&k->f.diagnostics);
 	for (size_t i = 0; i < k->ninc; i++)
@@ -155,6 +156,8 @@ static void move_parse(struct tunit *to, struct tunit *from)
 	to->outer = from->outer;
 	to->nouter = from->nouter;
 	to->outer_listed = from->outer_listed;
+	to->includes = from->includes;
+	to->includes_listed = from->includes_listed;
 	from->unit = NULL;
 	from->unit_file = NULL;
 	from->ast_path = NULL;
@@ -167,6 +170,8 @@ static void move_parse(struct tunit *to, struct tunit *from)
 	from->outer = NULL;
 	from->nouter = 0;
 	from->outer_listed = false;
+	memset(&from->includes, 0, sizeof(from->includes));
+	from->includes_listed = false;
 }
 
 /* What a parse says of a file in the report: status, counts, reason, diagnostics. */
@@ -213,21 +218,27 @@ bool reuse_take_parse(struct bm_reuse *r, struct bm_run *run, size_t fi, const c
 	return true;
 }
 
-static void note_included(CXFile f, CXSourceLocation *stack, unsigned depth, CXClientData data)
+/* A file the kept parse included (its text is compared instead of the main file's):
+ * as it is now, to be stat()ed again when the parse is taken. */
+static void add_included(struct kept *k, const char *path)
 {
-	struct kept *k = data;
-	CXString name;
-	struct included *inc;
+	struct included *inc = vec_push(k->inc, k->ninc, k->inc_cap);
 
-	(void)stack;
-	if (depth == 0) /* the file itself: its text is compared instead */
-		return;
-	name = clang_getFileName(f);
-	inc = vec_push(k->inc, k->ninc, k->inc_cap);
-	inc->path = xstrdup(clang_getCString(name));
-	clang_disposeString(name);
+	inc->path = xstrdup(path);
 	if (stat(inc->path, &inc->st))
 		k->unusable = true;
+}
+
+static void note_included(CXFile f, CXSourceLocation *stack, unsigned depth, CXClientData data)
+{
+	CXString name;
+
+	(void)stack;
+	if (depth == 0)
+		return;
+	name = clang_getFileName(f);
+	add_included(data, clang_getCString(name));
+	clang_disposeString(name);
 }
 
 void reuse_put(struct bm_reuse *r, struct ctx *cx, struct parse_env *env, CXIndex idx)
@@ -248,7 +259,11 @@ void reuse_put(struct bm_reuse *r, struct ctx *cx, struct parse_env *env, CXInde
 		t->src = NULL;
 		move_parse(&k->t, t);
 		copy_file_parse(&k->f, file);
-		if (unit_tu(&k->t))
+		/* listed as the parse was loaded (parse.c): no unit loaded again for it */
+		if (k->t.includes_listed)
+			for (size_t j = 0; j < k->t.includes.n; j++)
+				add_included(k, k->t.includes.v[j]);
+		else if (unit_tu(&k->t))
 			clang_getInclusions(k->t.unit, note_included, k);
 		/* kept on disk until the next run asks for it (units.c) */
 		unit_let_go(&k->t);

@@ -918,7 +918,21 @@ static void note_miss(CXFile inc, CXSourceLocation *stack, unsigned n, CXClientD
 	clang_disposeString(name);
 }
 
-/* What every loaded T->tu gives: its main file, whether the model was used. */
+static void list_inclusion(CXFile inc, CXSourceLocation *stack, unsigned depth, CXClientData data)
+{
+	struct tunit *t = data;
+	CXString name;
+
+	(void)stack;
+	if (depth == 0) /* the file itself */
+		return;
+	name = clang_getFileName(inc);
+	strlist_push(&t->includes, clang_getCString(name) ? clang_getCString(name) : "");
+	clang_disposeString(name);
+}
+
+/* What every loaded T->tu gives: its main file, whether the model was used, the files
+ * it included. */
 static void load_tu_facts(struct parse_env *env, struct bm_file *file, struct tunit *t)
 {
 	char mpath[PATH_MAX];
@@ -931,6 +945,9 @@ static void load_tu_facts(struct parse_env *env, struct bm_file *file, struct tu
 		clang_getInclusions(t->unit, find_include, &mp);
 	file->used_model = env->model_mode || mp.found;
 	t->unit_file = unit_find_main_file(t->unit, file->path);
+	strlist_free(&t->includes);
+	clang_getInclusions(t->unit, list_inclusion, t);
+	t->includes_listed = true;
 	if (bm_unit_hook)
 		bm_unit_hook(file->path, true);
 	if (bm_input_hook) /* every header is an input of a cached result (cli/cache.c) */
