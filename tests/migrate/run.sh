@@ -760,6 +760,15 @@ cache_test() {
 			sed 's/; [0-9.]*s$//' > "$C/$name.err"
 	}
 	hit() { grep -q 'the result of an identical run' "$C/$1.raw"; }
+	# cold_then_hit NAME SAID LINES: a run, then the same run a hit that gives the same
+	# bytes; the first said a line matching SAID, and the hit says the lines matching
+	# LINES that it said
+	cold_then_hit() {
+		run "$1"
+		run "$1-warm"
+		hit "$1-warm" && same "$1" "$1-warm" && grep -q "$2" "$C/$1.raw" &&
+			[ "$(grep "$3" "$C/$1.raw")" = "$(grep "$3" "$C/$1-warm.raw")" ]
+	}
 	same() { # same A B: the two runs gave the same bytes everywhere
 		local f
 		for f in rc err patch rep/report.json rep/report.txt rep/report.sarif rep/report.html; do
@@ -828,11 +837,7 @@ cache_test() {
 	# machine's, so its run is kept, and a hit says of the file what the cold run said
 	printf 'int cdrv_blob;\0 end_request(rq, 1);\n' > "$C/tree/drivers/block/blob.c"
 	touch -d '1 minute ago' "$C/tree/drivers/block/blob.c" "$C/tree/drivers/block"
-	run binary
-	run binary-warm
-	if hit binary-warm && same binary binary-warm &&
-		grep -q '^blkmig: .*blob.c: binary data' "$C/binary.raw" &&
-		[ "$(grep '^blkmig: .*blob.c' "$C/binary.raw")" = "$(grep '^blkmig: .*blob.c' "$C/binary-warm.raw")" ]; then
+	if cold_then_hit binary '^blkmig: .*blob.c: binary data' '^blkmig: .*blob.c'; then
 		pass cache/binary-file-kept-hit-says-what-cold-said
 	else
 		fail cache/binary-file-kept-hit-says-what-cold-said "hit: $(hit binary-warm && echo yes); $(grep blob "$C/binary-warm.raw" | head -2)"
@@ -852,11 +857,7 @@ cache_test() {
 	}
 	EOF
 	touch -d '1 minute ago' "$C/tree/drivers/block/qreg.c" "$C/tree/drivers/block"
-	run facts
-	run facts-warm
-	if hit facts-warm && same facts facts-warm &&
-		grep -q '^blkmig: whole-tree facts: 1 file(s) register a queue$' "$C/facts.raw" &&
-		[ "$(grep '^blkmig: ' "$C/facts.raw")" = "$(grep '^blkmig: ' "$C/facts-warm.raw")" ]; then
+	if cold_then_hit facts '^blkmig: whole-tree facts: 1 file(s) register a queue$' '^blkmig: '; then
 		pass cache/hit-says-what-the-whole-tree-facts-said
 	else
 		fail cache/hit-says-what-the-whole-tree-facts-said "hit: $(hit facts-warm && echo yes); $(grep '^blkmig: ' "$C/facts-warm.raw" | head -3)"
