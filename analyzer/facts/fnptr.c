@@ -723,10 +723,12 @@ static void memo_keep(struct pstate *ps)
 		m->slot_names[i] = xstrdup(ps->slots[i].name);
 	m->nslots = ps->nslots;
 	m->edges = xcalloc(ps->nedges + 1, sizeof(*m->edges));
-	memcpy(m->edges, ps->edges, ps->nedges * sizeof(*ps->edges));
+	if (ps->nedges) /* none yet: ps->edges is NULL, which memcpy must not be given */
+		memcpy(m->edges, ps->edges, ps->nedges * sizeof(*ps->edges));
 	m->nedges = ps->nedges;
 	m->thr = xcalloc(ps->nthr + 1, sizeof(*m->thr));
-	memcpy(m->thr, ps->thr, ps->nthr * sizeof(*ps->thr));
+	if (ps->nthr)
+		memcpy(m->thr, ps->thr, ps->nthr * sizeof(*ps->thr));
 	m->nthr = ps->nthr;
 	memo_free(t->fnptr);
 	t->fnptr = m;
