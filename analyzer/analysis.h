@@ -75,6 +75,12 @@ struct tunit {
 	struct outer_ref *outer;
 	size_t nouter;
 	bool outer_listed;
+	/* ... and its functions, built by the child (func_model.c), until facts.c takes
+	 * them into the run's funcs; with each one's build time */
+	struct func *model;
+	double *model_s;
+	size_t nmodel;
+	bool model_listed;
 	/* fnptr.c: what the unit's function pointers came to, for the candidates of the
 	 * round that asked (facts rounds ask again, mostly of the same candidates) */
 	struct fnptr_memo *fnptr;
@@ -101,6 +107,12 @@ struct node_ref {
 	bool fnptr;		    /* ... a variable or parameter of function pointer type */
 	unsigned file_off;	    /* ... where it is, as clang_getFileLocation() says */
 	int nargs;		    /* CallExpr */
+};
+
+/* lock_identity_ast()'s answers for one function's nodes (id NULL: none) */
+struct lock_memo {
+	int node;
+	char *id;
 };
 
 struct node {
@@ -213,6 +225,7 @@ void site_manual(struct ctx *cx, size_t si, const char *code, const char *fmt, .
 /* ---- units.c: translation units in memory on demand ------------------------ */
 void units_begin(struct ctx *cx, CXIndex idx);
 void units_end(void);
+void units_forget(void);		    /* in a parse child: no run's units */
 CXTranslationUnit unit_tu(struct tunit *t); /* loaded if it was let go; NULL: no parse */
 CXFile unit_file(struct tunit *t);	    /* the main file in unit_tu(t) */
 bool unit_parsed(const struct tunit *t);
@@ -225,7 +238,7 @@ void unit_release(struct tunit *t); /* for good, with its saved AST */
 CXFile unit_find_main_file(CXTranslationUnit tu, const char *path);
 
 /* ---- ast.c: node trees and source helpers -------------------------------- */
-void ast_build_func(struct ctx *cx, size_t tu, CXCursor fn, struct func *f);
+void ast_build_func(struct tunit *t, CXCursor fn, struct func *f);
 void ast_refill_unit(struct ctx *cx, size_t ti);
 void ast_refill_func(struct ctx *cx, struct func *f);
 void ast_free_func(struct func *f);
@@ -327,6 +340,8 @@ void finding_add(struct ctx *cx, struct func *f, size_t off, const char *file,
 void budget_start(struct timespec *t);
 /* charge the time since *since to file ti; true if it is over --timeout now */
 bool budget_charge(struct ctx *cx, size_t ti, const struct timespec *since);
+/* ... SECONDS spent elsewhere (the parse child's build of a function) */
+bool budget_charge_seconds(struct ctx *cx, size_t ti, double seconds);
 void budget_unseen_callers(struct ctx *cx);
 void budget_apply(struct ctx *cx);
 

@@ -203,6 +203,9 @@ static void parse_or_reuse(struct parse_env *env, CXIndex idx, struct bm_reuse *
 			continue;
 		}
 		todo[ntodo] = k;
+		/* the text the facts will read: the parse child builds the functions */
+		parsed[ntodo].src = pre[fi].src;
+		parsed[ntodo].len = pre[fi].len;
 		files[ntodo++] = fi;
 	}
 	/* the progress line's file count (cli/progress.c): reused parses are done at once */
@@ -258,6 +261,9 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 	bool *taken, *registers;
 
 	cx.run = run;
+	/* the lock identities facts_collect() asks of each new function, answered in
+	 * the parse child while it has the unit (func_model.c) */
+	func_model_built_hook = lock_ids_prepare;
 	cx.paths = paths;
 	cx.npaths = npaths;
 	detect_kernel_tree(run, paths, npaths);

@@ -156,6 +156,10 @@ static void move_parse(struct tunit *to, struct tunit *from)
 	to->outer = from->outer;
 	to->nouter = from->nouter;
 	to->outer_listed = from->outer_listed;
+	to->model = from->model;
+	to->model_s = from->model_s;
+	to->nmodel = from->nmodel;
+	to->model_listed = from->model_listed;
 	to->includes = from->includes;
 	to->includes_listed = from->includes_listed;
 	from->unit = NULL;
@@ -170,6 +174,10 @@ static void move_parse(struct tunit *to, struct tunit *from)
 	from->outer = NULL;
 	from->nouter = 0;
 	from->outer_listed = false;
+	from->model = NULL;
+	from->model_s = NULL;
+	from->nmodel = 0;
+	from->model_listed = false;
 	memset(&from->includes, 0, sizeof(from->includes));
 	from->includes_listed = false;
 }

@@ -37,19 +37,30 @@ static void injected_delay(const char *path)
 		nanosleep(&ts, NULL);
 }
 
-bool budget_charge(struct ctx *cx, size_t ti, const struct timespec *since)
+bool budget_charge_seconds(struct ctx *cx, size_t ti, double seconds)
 {
 	struct tunit *t = &cx->tus[ti];
-	struct timespec now;
+	struct timespec before, after;
 
+	clock_gettime(CLOCK_MONOTONIC, &before);
 	injected_delay(t->path);
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	t->analysis_s +=
-	    (double)(now.tv_sec - since->tv_sec) + (double)(now.tv_nsec - since->tv_nsec) / 1e9;
+	clock_gettime(CLOCK_MONOTONIC, &after);
+	seconds +=
+	    (double)(after.tv_sec - before.tv_sec) + (double)(after.tv_nsec - before.tv_nsec) / 1e9;
+	t->analysis_s += seconds;
 	if (!t->over_time && t->analysis_s > (double)cx->run->opt.timeout)
 		t->over_time = true;
 	return t->over_time;
+}
+
+bool budget_charge(struct ctx *cx, size_t ti, const struct timespec *since)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return budget_charge_seconds(cx, ti,
+				     (double)(now.tv_sec - since->tv_sec) +
+					 (double)(now.tv_nsec - since->tv_nsec) / 1e9);
 }
 
 static int str_cmp(const void *a, const void *b)

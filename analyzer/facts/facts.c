@@ -331,6 +331,13 @@ static void collect_calls(struct ctx *cx, size_t fi)
 	}
 }
 
+/* F, the unit's next function, is built: its errors, and its time charged to the file. */
+static void func_built(struct ctx *cx, size_t ti, struct func *f)
+{
+	f->tu = ti;
+	f->has_errors = range_has_error(&cx->tus[ti], f->start, f->end);
+}
+
 static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientData d)
 {
 	void **args = d;
@@ -338,48 +345,40 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
 	size_t ti = *(size_t *)args[1];
 	struct tunit *t = &cx->tus[ti];
 	size_t start, end;
-	bool macro;
 
 	(void)parent;
 	if (t->over_time)
 		return CXChildVisit_Break;
-	if (!is_main_file_definition(c, unit_file(t)))
-		return CXChildVisit_Continue;
-	if (!cursor_range(t, c, &start, &end, &macro))
+	if (!func_model_definition(t, c, &start, &end))
 		return CXChildVisit_Continue;
 	struct func *f = vec_push(cx->funcs, cx->nfuncs, cx->funcs_cap);
-	CXString name = clang_getCursorSpelling(c);
 	struct timespec started;
 
 	budget_start(&started);
-
-	memset(f, 0, sizeof(*f));
-	f->tu = ti;
-	f->locator = -1;
-	f->name = xstrdup(clang_getCString(name));
-	clang_disposeString(name);
-	f->usr = cursor_usr(c);
-	f->is_static = clang_Cursor_getStorageClass(c) == CX_SC_Static;
-	f->decl = c;
-	f->start = start;
-	f->end = end;
-	f->nparams = clang_Cursor_getNumArguments(c);
-	if (f->nparams < 0)
-		f->nparams = 0;
-	f->param_usr = xcalloc((size_t)f->nparams + 1, sizeof(char *));
-	f->param_name = xcalloc((size_t)f->nparams + 1, sizeof(char *));
-	for (int i = 0; i < f->nparams; i++) {
-		CXCursor p = clang_Cursor_getArgument(c, (unsigned)i);
-		CXString pn = clang_getCursorSpelling(p);
-
-		f->param_usr[i] = cursor_usr(p);
-		f->param_name[i] = xstrdup(clang_getCString(pn));
-		clang_disposeString(pn);
-	}
-	ast_build_func(cx, ti, c, f);
-	f->has_errors = range_has_error(t, start, end);
+	func_model_build(t, c, start, end, f);
+	func_built(cx, ti, f);
 	budget_charge(cx, ti, &started);
 	return CXChildVisit_Continue;
+}
+
+/* The functions the parse child built (func_model.c), taken over as top_visit() would
+ * have built them, each charged the time the child took. */
+static void take_model(struct ctx *cx, size_t ti)
+{
+	struct tunit *t = &cx->tus[ti];
+	size_t i;
+
+	for (i = 0; i < t->nmodel && !t->over_time; i++) {
+		struct func *f = vec_push(cx->funcs, cx->nfuncs, cx->funcs_cap);
+
+		*f = t->model[i];
+		memset(&t->model[i], 0, sizeof(t->model[i]));
+		f->decl = clang_getNullCursor();
+		f->curs = NULL;
+		func_built(cx, ti, f);
+		budget_charge_seconds(cx, ti, t->model_s[i]);
+	}
+	func_model_free(t);
 }
 
 /* The function a registration argument names, seen through macros and casts. */
@@ -825,6 +824,10 @@ void facts_collect(struct ctx *cx)
 		CXCursor *listed;
 
 		units_trim();
+		if (cx->tus[ti].model_listed && unit_parsed(&cx->tus[ti])) {
+			take_model(cx, ti);
+			goto built;
+		}
 		if (!unit_tu(&cx->tus[ti]))
 			continue;
 		/* the child's list spares reading every header declaration in */
@@ -846,6 +849,7 @@ void facts_collect(struct ctx *cx)
 			clang_visitChildren(clang_getTranslationUnitCursor(unit_tu(&cx->tus[ti])),
 					    top_visit, args);
 		}
+	built:
 		for (size_t fi = first; fi < cx->nfuncs; fi++)
 			lock_ids_prepare(&cx->funcs[fi]);
 		/* built: a load of it from now on gives its nodes their cursors again */

@@ -75,7 +75,6 @@ bool cursor_range(struct tunit *t, CXCursor c, size_t *start, size_t *end, bool 
 }
 
 struct build_state {
-	struct ctx *cx;
 	struct tunit *t;
 	struct func *f;
 	int cap;
@@ -121,12 +120,6 @@ static enum CXChildVisitResult build_visit(CXCursor c, CXCursor parent, CXClient
 	(void)saved_last;
 	return CXChildVisit_Continue;
 }
-
-/* lock_identity_ast()'s answers for one function's nodes */
-struct lock_memo {
-	int node;
-	char *id;
-};
 
 /* The member a call goes through, seen through parens, casts and `*`. */
 static char *call_member(const struct func *f, int call)
@@ -198,9 +191,9 @@ static void build_node_refs(struct func *f)
 	}
 }
 
-void ast_build_func(struct ctx *cx, size_t tu, CXCursor fn, struct func *f)
+void ast_build_func(struct tunit *t, CXCursor fn, struct func *f)
 {
-	struct build_state bs = {cx, &cx->tus[tu], f, 0, -1, -1};
+	struct build_state bs = {t, f, 0, -1, -1};
 
 	f->nodes = NULL;
 	f->curs = NULL;

@@ -33,8 +33,7 @@ struct index_walk {
 	long n, nrefs;
 };
 
-/* A main-file offset at which clang_getCursor() gives c back, or -1. */
-static long locator(CXTranslationUnit tu, CXFile self, CXCursor c)
+long func_index_locator(CXTranslationUnit tu, CXFile self, CXCursor c)
 {
 	CXSourceLocation at = clang_getCursorLocation(c);
 	unsigned offs[2];
@@ -102,7 +101,7 @@ static enum CXChildVisitResult index_visit(CXCursor c, CXCursor parent, CXClient
 		return CXChildVisit_Continue;
 	usr = clang_getCursorUSR(c);
 	u = clang_getCString(usr);
-	fprintf(w->out, "%ld %zu\n%s\n", locator(w->tu, w->self, c), strlen(u), u);
+	fprintf(w->out, "%ld %zu\n%s\n", func_index_locator(w->tu, w->self, c), strlen(u), u);
 	w->n++;
 	clang_disposeString(usr);
 	return CXChildVisit_Continue;
@@ -154,6 +153,7 @@ void func_index_free(struct tunit *t)
 	t->outer = NULL;
 	t->nouter = 0;
 	t->outer_listed = false;
+	func_model_free(t);
 }
 
 /* The references outside function bodies (outside_ref_visit), after the functions. */

@@ -11,8 +11,11 @@
  * - Isolation: every file is first parsed in a child process, at most -j at
  *   a time, with a timeout.  A child that crashes or hangs marks the file
  *   failed and the run goes on.  The child saves the AST when libclang can
- *   (no errors); otherwise the parent parses again, which is safe because
- *   the child has shown that this exact parse terminates.
+ *   (no errors) and writes what the parent needs of it as plain data: its
+ *   diagnostics, functions (func_index.c, func_model.c) and inclusions, so
+ *   the parent loads the AST only when a question needs libclang (units.c).
+ *   Otherwise the parent parses again, which is safe because the child has
+ *   shown that this exact parse terminates.
  * - Bounds: a parse opens only regular files (open_guard.c: a FIFO or a link to
  *   /dev/zero as a header is an error at its #include, never read), and each child's
  *   address space is capped (--parse-memory, default BM_PARSE_MEMORY_MB): a child that
@@ -681,7 +684,29 @@ static void limit_memory(unsigned mb)
  * A saved AST comes back without its diagnostics: what the parent needs of them
  * travels here, so that a parse with errors is not done again in the parent.
  */
-static void child_parse(struct parse_env *env, const char *path, const char *res, const char *ast)
+static void write_inclusions(FILE *f, struct parse_env *env, const char *path,
+			     CXTranslationUnit tu);
+
+/* The functions of the child's unit as plain data (func_model.c), when the run gave
+ * it the text the parent's facts read (T->src). */
+static void child_model(FILE *f, CXTranslationUnit tu, CXFile self, const char *path,
+			const struct tunit *t)
+{
+	struct tunit ct = {0};
+
+	if (!self || !t || !t->src || getenv("BLKMIG_PARENT_BUILD"))
+		return;
+	ct.path = path;
+	ct.src = t->src;
+	ct.len = t->len;
+	ct.unit = tu;
+	ct.unit_file = self;
+	units_forget();
+	func_model_write(f, &ct);
+}
+
+static void child_parse(struct parse_env *env, const char *path, const char *res, const char *ast,
+			const struct tunit *t)
 {
 	CXIndex idx = clang_createIndex(0, 0);
 	bool stubbed = false;
@@ -719,6 +744,8 @@ static void child_parse(struct parse_env *env, const char *path, const char *res
 	for (size_t i = 0; i < texts.n; i++)
 		fprintf(f, "%zu\n%s\n", strlen(texts.v[i]), texts.v[i]);
 	func_index_write(f, tu, self);
+	write_inclusions(f, env, path, tu);
+	child_model(f, tu, self, path, t);
 	if (fclose(f))
 		_exit(4);
 	_exit(0);
@@ -787,9 +814,8 @@ static void note_inclusion(CXFile inc, CXSourceLocation *stack, unsigned n, CXCl
 
 	(void)stack;
 	(void)n;
-	(void)data;
 	if (clang_getCString(name))
-		bm_input_hook(clang_getCString(name), NULL, 0);
+		strlist_push(data, clang_getCString(name));
 	clang_disposeString(name);
 }
 
@@ -843,14 +869,12 @@ struct miss_probe {
 	const char *path;
 	struct bm_strlist spelt, dirs;
 	bool have_dirs;
+	struct bm_strlist *missing; /* the places, in order */
 };
 
-static void note_miss_in(const char *dir, const char *h)
+static void note_miss_in(struct miss_probe *mp, const char *dir, const char *h)
 {
-	char *p = xasprintf("%s/%s", dir, h);
-
-	bm_missing_hook(p);
-	free(p);
+	strlist_push_owned(mp->missing, xasprintf("%s/%s", dir, h));
 }
 
 /*
@@ -881,7 +905,7 @@ static void note_miss(CXFile inc, CXSourceLocation *stack, unsigned n, CXClientD
 		CXFile from = NULL;
 
 		for (size_t i = 0; i < mp->dirs.n; i++)
-			note_miss_in(mp->dirs.v[i], h);
+			note_miss_in(mp, mp->dirs.v[i], h);
 		clang_getSpellingLocation(stack[0], &from, NULL, NULL, NULL);
 		if (from) {
 			CXString fn = clang_getFileName(from);
@@ -890,7 +914,7 @@ static void note_miss(CXFile inc, CXSourceLocation *stack, unsigned n, CXClientD
 			if (f && strncmp(f, mp->env->stubdir, sl)) {
 				char *d = slash ? xstrndup(f, (size_t)(slash - f)) : xstrdup(".");
 
-				note_miss_in(*d ? d : "/", h);
+				note_miss_in(mp, *d ? d : "/", h);
 				free(d);
 			}
 			clang_disposeString(fn);
@@ -911,7 +935,7 @@ static void note_miss(CXFile inc, CXSourceLocation *stack, unsigned n, CXClientD
 				h++;
 			for (size_t j = 0; j < k; j++)
 				if (strcmp(mp->dirs.v[j], mp->dirs.v[k]))
-					note_miss_in(mp->dirs.v[j], h);
+					note_miss_in(mp, mp->dirs.v[j], h);
 			break;
 		}
 	}
@@ -920,47 +944,146 @@ static void note_miss(CXFile inc, CXSourceLocation *stack, unsigned n, CXClientD
 
 static void list_inclusion(CXFile inc, CXSourceLocation *stack, unsigned depth, CXClientData data)
 {
-	struct tunit *t = data;
 	CXString name;
 
 	(void)stack;
 	if (depth == 0) /* the file itself */
 		return;
 	name = clang_getFileName(inc);
-	strlist_push(&t->includes, clang_getCString(name) ? clang_getCString(name) : "");
+	strlist_push(data, clang_getCString(name) ? clang_getCString(name) : "");
 	clang_disposeString(name);
 }
 
-/* What every loaded T->tu gives: its main file, whether the model was used, the files
- * it included. */
-static void load_tu_facts(struct parse_env *env, struct bm_file *file, struct tunit *t)
+/*
+ * What a parse tells of its file besides the functions: whether the model was used,
+ * the files it included, and for a cached result's inputs (cli/cache.c) every file
+ * it read and every place a missing header was looked for.  Made where the unit is in
+ * memory (the parse child, or the parent parsing in process) and handed to the
+ * hooks in the parent (apply_inclusions), so the parent need not load the unit.
+ */
+struct inclusions {
+	bool used_model;
+	struct bm_strlist includes; /* not the main file */
+	struct bm_strlist inputs;   /* bm_input_hook's, the main file first */
+	struct bm_strlist missing;  /* bm_missing_hook's */
+};
+
+static void inclusions_free(struct inclusions *in)
+{
+	strlist_free(&in->includes);
+	strlist_free(&in->inputs);
+	strlist_free(&in->missing);
+}
+
+static void inclusions_of(struct parse_env *env, const char *path, CXTranslationUnit tu,
+			  struct inclusions *in)
 {
 	char mpath[PATH_MAX];
 	struct include_probe mp = {mpath, false, false};
 
+	memset(in, 0, sizeof(*in));
 	snprintf(mpath, sizeof(mpath), "%s/blkmig_model.h", env->modeldir);
 	/* clang_getFile() would stat the model on disk and find it whether the parse
 	 * included it or not: ask which files the parse really included */
 	if (!env->model_mode)
-		clang_getInclusions(t->unit, find_include, &mp);
-	file->used_model = env->model_mode || mp.found;
-	t->unit_file = unit_find_main_file(t->unit, file->path);
-	strlist_free(&t->includes);
-	clang_getInclusions(t->unit, list_inclusion, t);
-	t->includes_listed = true;
-	if (bm_unit_hook)
-		bm_unit_hook(file->path, true);
+		clang_getInclusions(tu, find_include, &mp);
+	in->used_model = env->model_mode || mp.found;
+	clang_getInclusions(tu, list_inclusion, &in->includes);
 	if (bm_input_hook) /* every header is an input of a cached result (cli/cache.c) */
-		clang_getInclusions(t->unit, note_inclusion, NULL);
+		clang_getInclusions(tu, note_inclusion, &in->inputs);
 	if (bm_missing_hook) { /* and every place a missing header was looked for */
-		struct miss_probe mp = {env, file->path, {0}, {0}, false};
+		struct miss_probe mp = {env, path, {0}, {0}, false, &in->missing};
 
-		clang_getInclusions(t->unit, note_miss, &mp);
+		clang_getInclusions(tu, note_miss, &mp);
 		strlist_free(&mp.spelt);
 		strlist_free(&mp.dirs);
 	}
+}
+
+/* IN, made of FILE's parse, taken into FILE and T (IN is emptied). */
+static void apply_inclusions(struct bm_file *file, struct tunit *t, struct inclusions *in)
+{
+	file->used_model = in->used_model;
+	strlist_free(&t->includes);
+	t->includes = in->includes;
+	memset(&in->includes, 0, sizeof(in->includes));
+	t->includes_listed = true;
+	if (bm_unit_hook)
+		bm_unit_hook(file->path, true);
+	for (size_t i = 0; bm_input_hook && i < in->inputs.n; i++)
+		bm_input_hook(in->inputs.v[i], NULL, 0);
+	for (size_t i = 0; bm_missing_hook && i < in->missing.n; i++)
+		bm_missing_hook(in->missing.v[i]);
 	if (bm_unit_hook)
 		bm_unit_hook(file->path, false);
+	inclusions_free(in);
+}
+
+static void write_strlist(FILE *f, const struct bm_strlist *l)
+{
+	fprintf(f, "%zu\n", l->n);
+	for (size_t i = 0; i < l->n; i++)
+		fprintf(f, "%zu\n%s\n", strlen(l->v[i]), l->v[i]);
+}
+
+static bool read_strlist(FILE *f, struct bm_strlist *l)
+{
+	size_t n;
+
+	if (fscanf(f, "%zu", &n) != 1 || n > (1u << 20))
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		size_t len;
+		char *s;
+
+		if (fscanf(f, "%zu", &len) != 1 || fgetc(f) != '\n' || len > (1u << 16))
+			return false;
+		s = xmalloc(len + 1);
+		s[len] = '\0';
+		if (fread(s, 1, len, f) != len) {
+			free(s);
+			return false;
+		}
+		strlist_push_owned(l, s);
+	}
+	return true;
+}
+
+/* The child's side: its inclusions after its function list (func_index.c). */
+static void write_inclusions(FILE *f, struct parse_env *env, const char *path, CXTranslationUnit tu)
+{
+	struct inclusions in;
+
+	inclusions_of(env, path, tu, &in);
+	fprintf(f, "\nINCLUSIONS %d\n", in.used_model);
+	write_strlist(f, &in.includes);
+	write_strlist(f, &in.inputs);
+	write_strlist(f, &in.missing);
+	inclusions_free(&in);
+}
+
+static bool read_inclusions(FILE *f, struct inclusions *in)
+{
+	int used;
+
+	memset(in, 0, sizeof(*in));
+	if (fscanf(f, " INCLUSIONS %d", &used) != 1 || !read_strlist(f, &in->includes) ||
+	    !read_strlist(f, &in->inputs) || !read_strlist(f, &in->missing)) {
+		inclusions_free(in);
+		return false;
+	}
+	in->used_model = used != 0;
+	return true;
+}
+
+/* What every T->tu parsed or loaded here gives: its main file, and its inclusions. */
+static void load_tu_facts(struct parse_env *env, struct bm_file *file, struct tunit *t)
+{
+	struct inclusions in;
+
+	t->unit_file = unit_find_main_file(t->unit, file->path);
+	inclusions_of(env, file->path, t->unit, &in);
+	apply_inclusions(file, t, &in);
 }
 
 static void set_status(struct bm_file *file, int stubbed)
@@ -1006,7 +1129,7 @@ static void load_diagnostics(struct parse_env *env, struct bm_file *file, struct
 /* The child's account of its diagnostics (child_parse) for the AST it saved; false
  * when the result file is short. */
 static bool read_child_diagnostics(FILE *f, struct bm_file *file, struct tunit *t, size_t noffs,
-				   size_t ntexts)
+				   size_t ntexts, struct inclusions *in)
 {
 	for (size_t i = 0; i < noffs; i++) {
 		size_t off;
@@ -1029,7 +1152,14 @@ static bool read_child_diagnostics(FILE *f, struct bm_file *file, struct tunit *
 		s[n] = '\0';
 		strlist_push_owned(&file->diagnostics, s);
 	}
-	return func_index_read(f, t);
+	if (!func_index_read(f, t))
+		return false;
+	if (!read_inclusions(f, in)) {
+		func_index_free(t);
+		return false;
+	}
+	func_model_read(f, t); /* none: facts.c builds the functions from the unit */
+	return true;
 }
 
 /*
@@ -1093,41 +1223,38 @@ static bool finish_file(struct parse_env *env, CXIndex idx, size_t fi, int statu
 			   &ntexts) != 6)
 			stubbed = saved = 0;
 		t->unit = NULL;
-		if (saved && clang_createTranslationUnit2(idx, ast, &t->unit) != CXError_Success)
-			t->unit = NULL;
-		if (t->unit) {
-			/* the child's parse: its diagnostics come from it, not from the AST */
+		if (saved) {
+			struct inclusions in;
+
+			/* the child's parse: its diagnostics, inclusions and functions come
+			 * from it; the parent loads the saved AST only when the analysis
+			 * asks libclang (units.c) */
 			file->warnings = warnings;
 			file->errors = errors;
-			from_child = read_child_diagnostics(f, file, t, noffs, ntexts);
-			if (!from_child) { /* short result: parse here, as without an AST */
-				clang_disposeTranslationUnit(t->unit);
-				t->unit = NULL;
-				file->warnings = file->errors = 0;
-				strlist_free(&file->diagnostics);
-				t->nerr = 0;
-				func_index_free(t);
+			from_child = read_child_diagnostics(f, file, t, noffs, ntexts, &in);
+			if (from_child) {
+				fclose(f);
+				apply_inclusions(file, t, &in);
+				set_status(file, stubbed);
+				unlink(res);
+				free(res);
+				keep_saved_ast(env, t, ast);
+				return true;
 			}
+			/* short result: parse here, as without an AST */
+			file->warnings = file->errors = 0;
+			strlist_free(&file->diagnostics);
+			t->nerr = 0;
 		}
-		if (!t->unit) {
-			bool st = false;
+		bool st = false;
 
-			t->unit = parse_one(env, idx, file->path, &st);
-		}
+		t->unit = parse_one(env, idx, file->path, &st);
 		fclose(f);
 		if (t->unit) {
 			ok = true;
 		} else {
 			file->status = BM_PARSE_FAILED;
 			file_reason(file, xstrdup("libclang could not parse the file"));
-		}
-		if (ok && from_child) {
-			load_tu_facts(env, file, t);
-			set_status(file, stubbed);
-			unlink(res);
-			free(res);
-			keep_saved_ast(env, t, ast);
-			return true;
 		}
 	}
 	if (ok)
@@ -1229,7 +1356,7 @@ size_t parse_files(struct parse_env *env, CXIndex idx, size_t *files, size_t nfi
 			pid = fork();
 			if (pid == 0) {
 				cleanup_in_child(false);
-				child_parse(env, fpath, res, ast);
+				child_parse(env, fpath, res, ast, &tus[k]);
 			}
 			if (pid > 0)
 				cleanup_add_child(pid, false);

@@ -137,9 +137,19 @@ bool unit_parsed(const struct tunit *t)
 	return t->unit || t->ast_path;
 }
 
+/* A parse child builds its own unit's functions (func_model.c): the run's units and
+ * their clock are the parent's, and its functions have their cursors. */
+void units_forget(void)
+{
+	units.cx = NULL;
+	units.idx = NULL;
+}
+
 /* F's unit in memory and F's cursors made (ast.c), once per load. */
 static void func_in_memory(const struct func *f)
 {
+	if (!units.cx)
+		return;
 	unit_tu(&units.cx->tus[f->tu]);
 	if (!f->curs)
 		ast_refill_func(units.cx, (struct func *)f);

@@ -367,6 +367,19 @@ else
 		"loaded again: ${loaded:-none} kept, ${asked:-none} asked; $(diff "$tmp/fnptr-asked.json" "$tmp/units-one.json" | head -5)"
 fi
 
+# ---- the parse child builds each file's functions (parse/func_model.c): the same
+# reports as the parent building them from the saved AST, with fewer units loaded -------
+BLKMIG_PARENT_BUILD=1 BLKMIG_RESIDENT_UNITS=1 BLKMIG_UNIT_STATS=1 "$B" scan -q --format json \
+	"$cases" "$TOP/samples" >"$tmp/model-parent.json" 2>"$tmp/model-parent.err"
+parent=$(sed -n 's/^blkmig: units loaded again: \([0-9]*\),.*/\1/p' "$tmp/model-parent.err")
+if [ -s "$tmp/units-one.json" ] && cmp -s "$tmp/units-one.json" "$tmp/model-parent.json" &&
+	[ "${loaded:-0}" -lt "${parent:-0}" ]; then
+	pass functions-built-in-parse-child-same-report
+else
+	fail functions-built-in-parse-child-same-report \
+		"loaded again: ${loaded:-none} child-built, ${parent:-none} parent-built; $(diff "$tmp/model-parent.json" "$tmp/units-one.json" | head -5)"
+fi
+
 # ---- a saved AST removed while the run goes on (a cleaner of $TMPDIR): the run says so
 # and stops, exit 2, the file untouched and nothing of the run left in $TMPDIR ----------
 mkdir -p "$tmp/astgone/tmpdir"
