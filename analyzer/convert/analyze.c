@@ -109,6 +109,20 @@ static void adopt(struct ctx *cx, struct tunit *pre, size_t *cand, size_t from, 
 	cx->ntus = to;
 }
 
+/* The identifiers of each file the prefilter skipped (tree_index.c), made as it is
+ * first read, so that a round reads again only the files that may name its names. */
+struct file_idents {
+	struct tree_idents ids;
+	bool known;
+};
+
+static void idents_free(struct file_idents *idents, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(idents[i].ids.h);
+	free(idents);
+}
+
 /*
  * The files not parsed yet that name a wanted function or call through a
  * wanted member are queued, names in fewer files first, up to
@@ -116,20 +130,24 @@ static void adopt(struct ctx *cx, struct tunit *pre, size_t *cand, size_t from, 
  * callers of a name not followed (and all, in the last round) stay unseen
  * (open_names, open_members) and the facts say so.
  */
-static void select_files(struct ctx *cx, struct tunit *pre, bool *taken, size_t *cand,
-			 size_t *ncand, const struct bm_strlist *names,
+static void select_files(struct ctx *cx, struct tunit *pre, const struct file_idents *idents,
+			 bool *taken, size_t *cand, size_t *ncand, const struct bm_strlist *names,
 			 const struct bm_strlist *members, bool last)
 {
 	struct bm_run *run = cx->run;
 	struct bm_strlist *found = xcalloc(run->nfiles + 1, sizeof(*found));
 	struct bm_strlist keys = {0};
 	size_t *count = NULL, ncount = 0, cap = 0;
+	struct tree_filter *filter = xmalloc(sizeof(*filter));
 
+	tree_filter_init(filter, names, members);
 	for (size_t i = 0; i < run->nfiles; i++) {
 		char *owned = NULL;
 		size_t len = 0;
-		const char *src =
-		    want_more(run, pre, taken, i) ? text_of(pre, i, &len, &owned) : NULL;
+		/* a file whose identifiers name nothing asked for is not read again */
+		bool may = want_more(run, pre, taken, i) &&
+			   (!idents[i].known || tree_filter_may_name(filter, &idents[i].ids));
+		const char *src = may ? text_of(pre, i, &len, &owned) : NULL;
 		/* code only: a name in a comment or a string is no caller */
 		char *code = src ? bm_blank_comments(src, len) : NULL;
 		unsigned hit = code ? tree_scan(code, len, names, members, &found[i]) : 0;
@@ -180,6 +198,8 @@ static void select_files(struct ctx *cx, struct tunit *pre, bool *taken, size_t 
 	free(count);
 	free(follow);
 	strlist_free(&keys);
+	tree_filter_free(filter);
+	free(filter);
 }
 
 /*
@@ -259,6 +279,7 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 	size_t *cand, ncand = 0;
 	struct tunit *pre;
 	bool *taken, *registers;
+	struct file_idents *idents;
 
 	cx.run = run;
 	/* the lock identities facts_collect() asks of each new function, answered in
@@ -278,6 +299,7 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 	cand = xcalloc(run->nfiles, sizeof(*cand));
 	taken = xcalloc(run->nfiles, sizeof(*taken));
 	registers = xcalloc(run->nfiles + 1, sizeof(*registers));
+	idents = xcalloc(run->nfiles + 1, sizeof(*idents));
 	for (size_t i = 0; i < run->nfiles; i++) {
 		struct bm_file *f = &run->files[i];
 		struct tunit *t = &pre[i];
@@ -311,15 +333,14 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 		if (verify && memmem(t->src, t->len, "blk_end_request", 15))
 			want = true;
 		if (!want) {
-			struct bm_strlist none = {0};
-
 			f->status = BM_PARSE_SKIPPED;
 			f->reason = xstrdup(verify ? "no completion call (prefilter)"
 						   : "no legacy completion call (prefilter)");
 			char *code = bm_blank_comments(t->src, t->len);
 
 			registers[i] =
-			    (tree_scan(code, t->len, &none, &none, NULL) & TREE_REGISTERS) != 0;
+			    (tree_scan_idents(code, t->len, &idents[i].ids) & TREE_REGISTERS) != 0;
+			idents[i].known = true;
 			free(code);
 			/* let go of the text (the rounds read it again); len > 0 says it
 			 * was read, an empty file has nothing for them */
@@ -344,6 +365,7 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 		free(cand);
 		free(taken);
 		free(registers);
+		idents_free(idents, run->nfiles);
 		return -1;
 	}
 	if (!idx)
@@ -401,7 +423,7 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 		size_t nopen = cx.open_names.n + cx.open_members.n;
 
 		if (names.n || members.n)
-			select_files(&cx, pre, taken, cand, &ncand, &names, &members,
+			select_files(&cx, pre, idents, taken, cand, &ncand, &names, &members,
 				     round >= MAX_ROUNDS);
 		strlist_free(&names);
 		strlist_free(&members);
@@ -421,6 +443,7 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 		free(pre[i].clean);
 		bm_hits_free(pre[i].hits, pre[i].nhits);
 	}
+	idents_free(idents, run->nfiles);
 	free(pre);
 	free(cand);
 	free(taken);

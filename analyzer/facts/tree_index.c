@@ -17,6 +17,8 @@
  * the cost grows with the files that matter, not with the names or the tree.
  */
 #include <ctype.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis.h"
@@ -152,6 +154,124 @@ unsigned tree_scan(const char *s, size_t len, const struct bm_strlist *names,
 	free(set.slot);
 	free(set.kind);
 	return what;
+}
+
+/* The 32 bits of an identifier's hash that tree_idents keeps (never 0); one called
+ * through a member (member_call_at) is kept apart, as its hash with MEMBER_SALT. */
+#define MEMBER_SALT 0x9e3779b9u
+static uint32_t ident_hash(const char *s, size_t n, bool member)
+{
+	size_t h = hash_n(s, n);
+
+	return ((uint32_t)(h ^ (h >> 32)) ^ (member ? MEMBER_SALT : 0)) | 1;
+}
+
+struct ident_table {
+	uint32_t *slot; /* 0: free */
+	size_t cap, used;
+	size_t ncap;
+};
+
+/* Add h to OUT unless it is there (T: the hashes seen, open addressing). */
+static void idents_add(struct ident_table *t, struct tree_idents *out, uint32_t h)
+{
+	size_t i = h & (t->cap - 1);
+
+	while (t->slot[i] && t->slot[i] != h)
+		i = (i + 1) & (t->cap - 1);
+	if (t->slot[i])
+		return;
+	t->slot[i] = h;
+	vec_append(out->h, out->n, t->ncap, h);
+	if (++t->used * 2 <= t->cap)
+		return;
+	/* grow: insert them all again */
+	free(t->slot);
+	t->cap *= 2;
+	t->slot = xcalloc(t->cap, sizeof(*t->slot));
+	for (size_t k = 0; k < out->n; k++) {
+		size_t j = out->h[k] & (t->cap - 1);
+
+		while (t->slot[j])
+			j = (j + 1) & (t->cap - 1);
+		t->slot[j] = out->h[k];
+	}
+}
+
+unsigned tree_scan_idents(const char *s, size_t len, struct tree_idents *out)
+{
+	struct ident_table t = {xcalloc(1024, sizeof(uint32_t)), 1024, 0, 0};
+	unsigned what = 0;
+
+	out->h = NULL;
+	out->n = 0;
+	for (size_t p = 0; p < len;) {
+		if (!ident((unsigned char)s[p]) || isdigit((unsigned char)s[p])) {
+			p++;
+			continue;
+		}
+		size_t e = p;
+
+		while (e < len && ident((unsigned char)s[e]))
+			e++;
+		/* tree_scan()'s registrations, with no names or members asked for */
+		if ((e - p == 14 && !memcmp(s + p, "blk_init_queue", 14)) ||
+		    (e - p == 19 && !memcmp(s + p, "blk_init_queue_node", 19)))
+			what |= TREE_REGISTERS;
+		idents_add(&t, out, ident_hash(s + p, e - p, false));
+		if (member_call_at(s, len, p, e))
+			idents_add(&t, out, ident_hash(s + p, e - p, true));
+		p = e;
+	}
+	free(t.slot);
+	/* kept for the whole run: no room to grow */
+	if (out->n)
+		out->h = xrealloc(out->h, out->n * sizeof(*out->h));
+	return what;
+}
+
+static int u32_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void tree_filter_init(struct tree_filter *tf, const struct bm_strlist *names,
+		      const struct bm_strlist *members)
+{
+	size_t cap = 0;
+
+	memset(tf, 0, sizeof(*tf));
+	for (size_t k = 0; k < names->n + members->n; k++) {
+		bool member = k >= names->n;
+		const char *v = member ? members->v[k - names->n] : names->v[k];
+		uint32_t h = ident_hash(v, strlen(v), member);
+
+		tf->bits[(h >> 5) % TREE_FILTER_WORDS] |= 1u << (h & 31);
+		vec_append(tf->wanted, tf->nwanted, cap, h);
+	}
+	if (tf->nwanted)
+		qsort(tf->wanted, tf->nwanted, sizeof(*tf->wanted), u32_cmp);
+}
+
+void tree_filter_free(struct tree_filter *tf)
+{
+	free(tf->wanted);
+	tf->wanted = NULL;
+	tf->nwanted = 0;
+}
+
+bool tree_filter_may_name(const struct tree_filter *tf, const struct tree_idents *ids)
+{
+	for (size_t k = 0; k < ids->n; k++) {
+		uint32_t h = ids->h[k];
+
+		if ((tf->bits[(h >> 5) % TREE_FILTER_WORDS] & (1u << (h & 31))) &&
+		    bsearch(&h, tf->wanted, tf->nwanted, sizeof(h), u32_cmp))
+			return true;
+	}
+	return false;
 }
 
 /*
