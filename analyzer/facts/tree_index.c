@@ -87,9 +87,11 @@ static unsigned char set_kind(const struct name_set *set, const char *s, size_t 
 	return set_find(set, s, n, &at);
 }
 
+/* isalnum() or '_' in the C locale (blkmig never sets another), without a call */
 static bool ident(int c)
 {
-	return isalnum(c) || c == '_';
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_';
 }
 
 /* Is the identifier at [p, e) called through a member: `->m(`, `.m(`, `->m)(`? */
