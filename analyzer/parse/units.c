@@ -108,6 +108,8 @@ static void unit_load(struct tunit *t)
 	}
 	t->unit_file = unit_find_main_file(t->unit, t->path);
 	units.loads++;
+	if (getenv("BLKMIG_UNIT_TRACE"))
+		fprintf(stderr, "blkmig: unit load: %s\n", t->path);
 	units.loaded = true;
 	units.in_memory = 0;
 	for (size_t i = 0; units.cx && i < units.cx->ntus; i++)
