@@ -95,6 +95,20 @@ struct tunit {
 	bool over_time;	   /* ... past --timeout: analysed no further */
 };
 
+/* A variable or parameter as fnptr.c's slots see it (decl_info_of()), as plain data:
+ * kept for those of function-pointer type and for every parameter, the ones a value
+ * of a function may flow into. */
+struct decl_info {
+	char *usr;	  /* its identity */
+	char *name;	  /* its spelling */
+	char *parent_usr; /* the function it is local to (parent_kind FunctionDecl), or NULL */
+	size_t off;	  /* where the text names it (clang_getFileLocation()) */
+	bool in_main;	  /* ... in the unit's main file */
+	bool fnptr;	  /* of function-pointer type */
+	enum CXCursorKind kind, parent_kind;
+	enum CX_StorageClass storage;
+};
+
 /* What the facts ask of calls, names and labels every round, as plain data: read
  * once when the node tree is built, so that a round needs no unit in memory for
  * it (units.c). */
@@ -107,7 +121,13 @@ struct node_ref {
 	bool fnptr;		    /* ... a variable or parameter of function pointer type */
 	unsigned file_off;	    /* ... where it is, as clang_getFileLocation() says */
 	int nargs;		    /* CallExpr */
+	/* DeclRefExpr naming a variable or parameter of function-pointer type: that
+	 * declaration; a VarDecl node of that type (its only ref field): itself */
+	struct decl_info *decl;
 };
+
+/* What a unary or binary operator's type says of it (fnptr.c), 0 when not known. */
+enum node_tkind { TK_UNKNOWN = 0, TK_OTHER, TK_INT, TK_FN, TK_FNPTR };
 
 /* lock_identity_ast()'s answers for one function's nodes (id NULL: none) */
 struct lock_memo {
@@ -122,6 +142,7 @@ struct node {
 	int last;		 /* preorder: the subtree is [this node, last] */
 	size_t start, end;	 /* byte range in the main file */
 	bool macro;		 /* comes from a macro expansion */
+	unsigned char tkind;	 /* enum node_tkind: UnaryOperator, BinaryOperator */
 	/* lock analysis results for calls */
 	enum lk lock;
 	size_t lock_ev_offset; /* where the state was set (0 = entry) */
@@ -160,6 +181,7 @@ struct func {
 	int nparams;
 	char **param_usr;
 	char **param_name;
+	struct decl_info *param_decl; /* each parameter's (fnptr.c), or NULL */
 	/* values stored only into struct members (ops tables): their calls
 	 * through those members are its callers (facts.c) */
 	unsigned member_stores, other_uses;
@@ -247,6 +269,10 @@ size_t loc_offset(CXSourceLocation loc, CXFile *file);
 bool is_main_file_definition(CXCursor c, CXFile main);
 /* t is a pointer to a function (with or without a prototype) */
 bool is_fnptr_type(CXType t);
+/* decl (a variable or parameter) as plain data; main: the unit's main file */
+void decl_info_of(CXCursor decl, CXFile main, struct decl_info *d);
+void decl_info_free(struct decl_info *d);
+enum node_tkind cursor_tkind(CXCursor c);
 bool cursor_range(struct tunit *t, CXCursor c, size_t *start, size_t *end, bool *macro);
 char *node_text(struct tunit *t, const struct node *n);
 char *range_text(struct tunit *t, size_t start, size_t end);

@@ -571,9 +571,12 @@ static void func_free(struct func *f)
 	for (int k = 0; k < f->nparams; k++) {
 		free(f->param_usr[k]);
 		free(f->param_name[k]);
+		if (f->param_decl)
+			decl_info_free(&f->param_decl[k]);
 	}
 	free(f->param_usr);
 	free(f->param_name);
+	free(f->param_decl);
 }
 
 /*

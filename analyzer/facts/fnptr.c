@@ -26,7 +26,7 @@
 enum slot_kind { SL_BAD, SL_FILE, SL_LOCAL, SL_PARAM };
 
 struct slot {
-	CXCursor decl;
+	char *usr; /* the declaration's identity */
 	char *name;
 	enum slot_kind kind;
 	size_t a, b;	 /* the text it may be named in */
@@ -104,74 +104,100 @@ static size_t cursor_off(CXCursor c, CXFile *file)
  * expansion there is no text to read it from: the types tell.  A unary
  * operator on a function pointer whose result is an int is `!`; one whose
  * result is a function or a pointer to one is `*` or `&` of a function; any
- * other (`&` of a variable: a pointer to a pointer) is no use we follow.
+ * other (`&` of a variable: a pointer to a pointer) is no use we follow.  The
+ * node tree has it (ast.c); the cursor is asked only of a tree built without.
  */
-enum tkind { T_OTHER, T_INT, T_FN, T_FNPTR };
-
-static enum tkind type_kind(CXCursor c)
+/* BLKMIG_FNPTR_CURSORS=1: ask the unit, not the node tree (the analyzer suite compares) */
+static bool plain(void)
 {
-	CXType t = clang_getCanonicalType(clang_getCursorType(c));
+	static int off = -1;
 
-	if (t.kind == CXType_Int)
-		return T_INT;
-	if (t.kind == CXType_FunctionProto || t.kind == CXType_FunctionNoProto)
-		return T_FN;
-	return is_fnptr_type(t) ? T_FNPTR : T_OTHER;
+	if (off < 0)
+		off = getenv("BLKMIG_FNPTR_CURSORS") != NULL;
+	return !off;
 }
 
-static long slot_find(struct pstate *ps, CXCursor decl)
+static enum node_tkind type_kind(const struct func *f, int n)
 {
-	decl = clang_getCanonicalCursor(decl);
+	if (f->nodes[n].tkind != TK_UNKNOWN && plain())
+		return (enum node_tkind)f->nodes[n].tkind;
+	return cursor_tkind(node_cursor(f, n));
+}
+
+static long slot_find(struct pstate *ps, const char *usr)
+{
 	for (size_t i = 0; i < ps->nslots; i++)
-		if (clang_equalCursors(ps->slots[i].decl, decl))
+		if (ps->slots[i].usr && !strcmp(ps->slots[i].usr, usr))
 			return (long)i;
 	return -1;
 }
 
 /* The slot a declaration is, made on first sight (kind SL_BAD: none we follow). */
-static long slot_of(struct pstate *ps, CXCursor decl)
+static long slot_of_decl(struct pstate *ps, const struct decl_info *d)
 {
 	struct ctx *cx = ps->cx;
 	struct tunit *t = &cx->tus[ps->tu];
-	long i = slot_find(ps, decl);
-	enum CXCursorKind k = clang_getCursorKind(decl);
-	CXCursor parent = clang_getCursorSemanticParent(decl);
-	CXFile file = NULL;
+	long i = slot_find(ps, d->usr);
 	struct slot *s;
-	CXString nm;
 
 	if (i >= 0)
 		return i;
 	s = vec_push(ps->slots, ps->nslots, ps->slots_cap);
-	s->decl = clang_getCanonicalCursor(decl);
-	nm = clang_getCursorSpelling(decl);
-	s->name = xstrdup(clang_getCString(nm));
-	clang_disposeString(nm);
-	s->decl_off = cursor_off(decl, &file);
+	s->usr = xstrdup(d->usr);
+	s->name = xstrdup(d->name);
+	s->decl_off = d->off;
 	s->kind = SL_BAD;
-	if (!file || !clang_File_isEqual(file, unit_file(t)) ||
-	    !is_fnptr_type(clang_getCursorType(decl)))
+	if (!d->in_main || !d->fnptr)
 		return (long)(ps->nslots - 1);
-	if (k == CXCursor_VarDecl && clang_getCursorKind(parent) == CXCursor_TranslationUnit) {
-		if (clang_Cursor_getStorageClass(decl) == CX_SC_Static) {
+	if (d->kind == CXCursor_VarDecl && d->parent_kind == CXCursor_TranslationUnit) {
+		if (d->storage == CX_SC_Static) {
 			s->kind = SL_FILE;
 			s->a = 0;
 			s->b = t->len;
 		}
-	} else if ((k == CXCursor_VarDecl || k == CXCursor_ParmDecl) &&
-		   clang_getCursorKind(parent) == CXCursor_FunctionDecl &&
-		   clang_Cursor_getStorageClass(decl) != CX_SC_Extern) {
-		char *pu = cursor_usr(parent);
-		struct func *g = func_by_usr(cx, pu);
+	} else if ((d->kind == CXCursor_VarDecl || d->kind == CXCursor_ParmDecl) &&
+		   d->parent_kind == CXCursor_FunctionDecl && d->storage != CX_SC_Extern) {
+		struct func *g = func_by_usr(cx, d->parent_usr);
 
-		free(pu);
 		if (g && g->tu == ps->tu) {
-			s->kind = k == CXCursor_VarDecl ? SL_LOCAL : SL_PARAM;
+			s->kind = d->kind == CXCursor_VarDecl ? SL_LOCAL : SL_PARAM;
 			s->a = g->start;
 			s->b = g->end;
 		}
 	}
 	return (long)(ps->nslots - 1);
+}
+
+static long slot_of(struct pstate *ps, CXCursor decl)
+{
+	struct decl_info d;
+	long i;
+
+	decl_info_of(decl, unit_file(&ps->cx->tus[ps->tu]), &d);
+	i = slot_of_decl(ps, &d);
+	decl_info_free(&d);
+	return i;
+}
+
+/* The slot node n of f names (a DeclRefExpr) or declares (a VarDecl): from the node
+ * tree, which keeps those of function-pointer type; else from the unit. */
+static long slot_of_node(struct pstate *ps, const struct func *f, int n)
+{
+	const struct node_ref *r = f->nodes[n].ref;
+
+	if (r && r->decl && plain())
+		return slot_of_decl(ps, r->decl);
+	if (f->nodes[n].kind == CXCursor_VarDecl)
+		return slot_of(ps, node_cursor(f, n));
+	return slot_of(ps, clang_getCursorReferenced(node_cursor(f, n)));
+}
+
+/* The slot parameter k of g is. */
+static long slot_of_param(struct pstate *ps, const struct func *g, int k)
+{
+	if (g->param_decl && plain())
+		return slot_of_decl(ps, &g->param_decl[k]);
+	return slot_of(ps, clang_Cursor_getArgument(func_cursor(g), (unsigned)k));
 }
 
 static void add_edge(struct pstate *ps, long from_slot, long from_fn, long to, size_t off)
@@ -208,7 +234,7 @@ static bool flow(struct pstate *ps, size_t fi, int n, long slot, long fn, size_t
 	for (int guard = 0; guard < 64; guard++) {
 		int p = f->nodes[n].parent;
 		bool first = p >= 0 && f->nodes[p].first == n;
-		enum tkind kind;
+		enum node_tkind kind;
 		long to;
 
 		if (p < 0)
@@ -224,10 +250,10 @@ static bool flow(struct pstate *ps, size_t fi, int n, long slot, long fn, size_t
 		case CXCursor_ParenExpr:
 		case CXCursor_CStyleCastExpr: n = p; continue;
 		case CXCursor_UnaryOperator:
-			switch (type_kind(node_cursor(f, p))) {
-			case T_INT: /* !v */ return true;
-			case T_FN: /* *v */
-			case T_FNPTR: /* &f, *v */ n = p; continue;
+			switch (type_kind(f, p)) {
+			case TK_INT: /* !v */ return true;
+			case TK_FN: /* *v */
+			case TK_FNPTR: /* &f, *v */ n = p; continue;
 			default: /* &v */ return false;
 			}
 		case CXCursor_ConditionalOperator:
@@ -243,10 +269,10 @@ static bool flow(struct pstate *ps, size_t fi, int n, long slot, long fn, size_t
 			 * for a store only adds a caller), else a comma or arithmetic
 			 * passing the value on.  Stored anywhere but a variable: escapes.
 			 */
-			kind = type_kind(node_cursor(f, p));
-			if (kind == T_INT)
+			kind = type_kind(f, p);
+			if (kind == TK_INT)
 				return true;
-			if (kind != T_FNPTR)
+			if (kind != TK_FNPTR)
 				return false;
 			if (!first) {
 				int l = node_child(f, p, 0);
@@ -254,8 +280,7 @@ static bool flow(struct pstate *ps, size_t fi, int n, long slot, long fn, size_t
 				while (l >= 0 && f->nodes[l].kind == CXCursor_ParenExpr)
 					l = f->nodes[l].first;
 				if (l >= 0 && f->nodes[l].kind == CXCursor_DeclRefExpr) {
-					to = slot_of(ps,
-						     clang_getCursorReferenced(node_cursor(f, l)));
+					to = slot_of_node(ps, f, l);
 					add_edge(ps, slot, fn, to, at);
 				} else if (l < 0 || f->nodes[l].kind != CXCursor_UnexposedExpr) {
 					return false;
@@ -286,14 +311,13 @@ static bool flow(struct pstate *ps, size_t fi, int n, long slot, long fn, size_t
 				g = direct_callee(cx, f, p);
 				if (!g || g->tu != ps->tu || k >= g->nparams)
 					return false;
-				to = slot_of(ps,
-					     clang_Cursor_getArgument(func_cursor(g), (unsigned)k));
+				to = slot_of_param(ps, g, k);
 				add_edge(ps, slot, fn, to, at);
 				return true;
 			}
 			return false;
 		case CXCursor_VarDecl:
-			to = slot_of(ps, node_cursor(f, p));
+			to = slot_of_node(ps, f, p);
 			add_edge(ps, slot, fn, to, at);
 			return true;
 		case CXCursor_IfStmt:
@@ -322,7 +346,7 @@ static bool is_write(const struct func *f, int n)
 		p = f->nodes[p].parent;
 	}
 	return p >= 0 && f->nodes[p].kind == CXCursor_BinaryOperator && f->nodes[p].first == n &&
-	       type_kind(node_cursor(f, p)) == T_FNPTR;
+	       type_kind(f, p) == TK_FNPTR;
 }
 
 /* Inside a #define (its logical line starts with '#'). */
@@ -451,8 +475,7 @@ static void outer_refs(struct pstate *ps)
 {
 	struct ctx *cx = ps->cx;
 	struct tunit *t = &cx->tus[ps->tu];
-	char **slot_usr = NULL;
-	size_t nslot_usr = 0;
+	size_t nslot_usr = ps->nslots;
 
 	for (size_t i = 0; i < t->nouter; i++) {
 		const struct outer_ref *r = &t->outer[i];
@@ -466,24 +489,15 @@ static void outer_refs(struct pstate *ps)
 			}
 			continue;
 		}
-		if (!slot_usr) {
-			nslot_usr = ps->nslots;
-			slot_usr = xcalloc(nslot_usr + 1, sizeof(*slot_usr));
-			for (size_t k = 0; k < nslot_usr; k++)
-				slot_usr[k] = cursor_usr(ps->slots[k].decl);
-		}
 		for (size_t k = 0; k < nslot_usr; k++) {
 			struct slot *sl = &ps->slots[k];
 
-			if (strcmp(slot_usr[k], r->usr) || sl->escaped)
+			if (!sl->usr || strcmp(sl->usr, r->usr) || sl->escaped)
 				continue;
 			sl->escaped = true;
 			sl->esc_off = r->off;
 		}
 	}
-	for (size_t k = 0; k < nslot_usr; k++)
-		free(slot_usr[k]);
-	free(slot_usr);
 }
 
 /* The analysis of one unit whose functions include candidates. */
@@ -517,8 +531,7 @@ static void unit_pointers(struct pstate *ps)
 				r->slot = -1;
 				r->fn = g - cx->funcs;
 			} else if (nr->fnptr) {
-				long slot =
-				    slot_of(ps, clang_getCursorReferenced(node_cursor(f, n)));
+				long slot = slot_of_node(ps, f, n);
 
 				/* slot_of() may grow ps->refs' neighbours: push after it */
 				r = vec_push(ps->refs, ps->nrefs, ps->refs_cap);
@@ -785,8 +798,10 @@ void fnptr_callers(struct ctx *cx)
 			memo_keep(&ps);
 		}
 		unit_calls(&ps);
-		for (size_t i = 0; i < ps.nslots; i++)
+		for (size_t i = 0; i < ps.nslots; i++) {
 			free(ps.slots[i].name);
+			free(ps.slots[i].usr);
+		}
 		ps.nslots = ps.nrefs = ps.nedges = ps.nthr = 0;
 		memset(ps.fn_bad, 0, (cx->nfuncs + 1) * sizeof(bool));
 	}

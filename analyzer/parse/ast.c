@@ -38,6 +38,49 @@ bool is_fnptr_type(CXType t)
 	return t.kind == CXType_FunctionProto || t.kind == CXType_FunctionNoProto;
 }
 
+enum node_tkind cursor_tkind(CXCursor c)
+{
+	CXType t = clang_getCanonicalType(clang_getCursorType(c));
+
+	if (t.kind == CXType_Int)
+		return TK_INT;
+	if (t.kind == CXType_FunctionProto || t.kind == CXType_FunctionNoProto)
+		return TK_FN;
+	return is_fnptr_type(t) ? TK_FNPTR : TK_OTHER;
+}
+
+void decl_info_of(CXCursor decl, CXFile main, struct decl_info *d)
+{
+	CXCursor parent = clang_getCursorSemanticParent(decl);
+	CXString nm = clang_getCursorSpelling(decl);
+	CXFile file = NULL;
+	unsigned off;
+
+	memset(d, 0, sizeof(*d));
+	d->usr = cursor_usr(clang_getCanonicalCursor(decl));
+	d->name = xstrdup(clang_getCString(nm));
+	clang_disposeString(nm);
+	/* where the text names it: for a macro argument, where the argument is written */
+	clang_getFileLocation(clang_getCursorLocation(decl), &file, NULL, NULL, &off);
+	d->off = off;
+	d->in_main = file && main && clang_File_isEqual(file, main);
+	d->fnptr = is_fnptr_type(clang_getCursorType(decl));
+	d->kind = clang_getCursorKind(decl);
+	d->parent_kind = clang_getCursorKind(parent);
+	d->storage = clang_Cursor_getStorageClass(decl);
+	if (d->parent_kind == CXCursor_FunctionDecl)
+		d->parent_usr = cursor_usr(parent);
+}
+
+void decl_info_free(struct decl_info *d)
+{
+	if (!d)
+		return;
+	free(d->usr);
+	free(d->name);
+	free(d->parent_usr);
+}
+
 bool cursor_range(struct tunit *t, CXCursor c, size_t *start, size_t *end, bool *macro)
 {
 	CXSourceRange r = clang_getCursorExtent(c);
@@ -100,6 +143,8 @@ static enum CXChildVisitResult build_visit(CXCursor c, CXCursor parent, CXClient
 	memset(n, 0, sizeof(*n));
 	f->curs[idx] = c;
 	n->kind = clang_getCursorKind(c);
+	if (n->kind == CXCursor_UnaryOperator || n->kind == CXCursor_BinaryOperator)
+		n->tkind = (unsigned char)cursor_tkind(c);
 	n->parent = bs->parent;
 	n->first = n->next = -1;
 	if (!cursor_range(bs->t, c, &n->start, &n->end, &n->macro))
@@ -153,13 +198,19 @@ static char *spelling(CXCursor c)
 	return r;
 }
 
-static void build_node_refs(struct func *f)
+static void build_node_refs(struct tunit *t, struct func *f)
 {
 	for (int n = 0; n < f->nnodes; n++) {
 		CXCursor c = f->curs[n], d;
 		enum CXCursorKind k = f->nodes[n].kind;
 		struct node_ref *r;
 
+		if (k == CXCursor_VarDecl && is_fnptr_type(clang_getCursorType(c))) {
+			r = f->nodes[n].ref = xcalloc(1, sizeof(*r));
+			r->decl = xmalloc(sizeof(*r->decl));
+			decl_info_of(c, unit_file(t), r->decl);
+			continue;
+		}
 		if (k != CXCursor_CallExpr && k != CXCursor_DeclRefExpr && k != CXCursor_GotoStmt &&
 		    k != CXCursor_LabelStmt)
 			continue;
@@ -181,6 +232,10 @@ static void build_node_refs(struct func *f)
 			    is_fnptr_type(clang_getCursorType(d));
 			clang_getFileLocation(clang_getCursorLocation(c), NULL, NULL, NULL,
 					      &r->file_off);
+			if (r->fnptr) {
+				r->decl = xmalloc(sizeof(*r->decl));
+				decl_info_of(d, unit_file(t), r->decl);
+			}
 			continue;
 		}
 		r->name = spelling(c);
@@ -207,7 +262,7 @@ void ast_build_func(struct tunit *t, CXCursor fn, struct func *f)
 	for (int k = f->nodes[0].first; k >= 0; k = f->nodes[k].next)
 		if (f->nodes[k].kind == CXCursor_CompoundStmt)
 			f->body = k;
-	build_node_refs(f);
+	build_node_refs(t, f);
 }
 
 /* Give the nodes of F, built from FN in an earlier load of its unit, FN's cursors. */
@@ -330,6 +385,8 @@ void ast_free_func(struct func *f)
 			free(r->name);
 			free(r->usr);
 			free(r->member);
+			decl_info_free(r->decl);
+			free(r->decl);
 			free(r);
 		}
 	}

@@ -5,6 +5,9 @@
  * The parse child has the whole translation unit in memory: it builds every function
  * of the main file and writes them after its function list (func_index.c), so the
  * parent reads plain data instead of loading the saved AST again only to walk it.
+ * With the nodes go the declarations fnptr.c follows values into (struct
+ * decl_info) and the type of each operator (node tkind), so that a file parsed
+ * for the whole-tree facts alone is never loaded.
  * The parent loads a unit later only when an analysis asks libclang something the
  * nodes do not hold (units.c).  The functions are the same either way: the child
  * takes them in the order and with the choice facts.c's own walk makes
@@ -47,6 +50,7 @@ void func_model_build(struct tunit *t, CXCursor c, size_t start, size_t end, str
 		f->nparams = 0;
 	f->param_usr = xcalloc((size_t)f->nparams + 1, sizeof(char *));
 	f->param_name = xcalloc((size_t)f->nparams + 1, sizeof(char *));
+	f->param_decl = xcalloc((size_t)f->nparams + 1, sizeof(*f->param_decl));
 	for (int i = 0; i < f->nparams; i++) {
 		CXCursor p = clang_Cursor_getArgument(c, (unsigned)i);
 		CXString pn = clang_getCursorSpelling(p);
@@ -54,6 +58,7 @@ void func_model_build(struct tunit *t, CXCursor c, size_t start, size_t end, str
 		f->param_usr[i] = cursor_usr(p);
 		f->param_name[i] = xstrdup(clang_getCString(pn));
 		clang_disposeString(pn);
+		decl_info_of(p, unit_file(t), &f->param_decl[i]);
 	}
 	ast_build_func(t, c, f);
 }
@@ -66,9 +71,12 @@ void func_model_free_func(struct func *f)
 	for (int k = 0; k < f->nparams; k++) {
 		free(f->param_usr[k]);
 		free(f->param_name[k]);
+		if (f->param_decl)
+			decl_info_free(&f->param_decl[k]);
 	}
 	free(f->param_usr);
 	free(f->param_name);
+	free(f->param_decl);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -106,6 +114,16 @@ static void put_str(FILE *out, const char *s)
 		put(out, s, (size_t)n);
 }
 
+static void put_decl(FILE *out, const struct decl_info *d)
+{
+	long v[] = {(long)d->off, d->in_main, d->fnptr, d->kind, d->parent_kind, d->storage};
+
+	put_str(out, d->usr);
+	put_str(out, d->name);
+	put_str(out, d->parent_usr);
+	put(out, v, sizeof(v));
+}
+
 static void put_func(FILE *out, const struct func *f, double seconds)
 {
 	put_str(out, f->name);
@@ -120,13 +138,14 @@ static void put_func(FILE *out, const struct func *f, double seconds)
 	for (int k = 0; k < f->nparams; k++) {
 		put_str(out, f->param_usr[k]);
 		put_str(out, f->param_name[k]);
+		put_decl(out, &f->param_decl[k]);
 	}
 	put_long(out, f->nnodes);
 	for (int n = 0; n < f->nnodes; n++) {
 		const struct node *nd = &f->nodes[n];
 		const struct node_ref *r = nd->ref;
-		long v[] = {nd->kind,	     nd->parent,    nd->first, nd->next, nd->last,
-			    (long)nd->start, (long)nd->end, nd->macro, r != NULL};
+		long v[] = {nd->kind,	     nd->parent,    nd->first, nd->next,  nd->last,
+			    (long)nd->start, (long)nd->end, nd->macro, nd->tkind, r != NULL};
 
 		put(out, v, sizeof(v));
 		if (!r)
@@ -134,9 +153,11 @@ static void put_func(FILE *out, const struct func *f, double seconds)
 		put_str(out, r->name);
 		put_str(out, r->usr);
 		put_str(out, r->member);
-		long rv[] = {r->ref_kind, r->fnptr, r->file_off, r->nargs};
+		long rv[] = {r->ref_kind, r->fnptr, r->file_off, r->nargs, r->decl != NULL};
 
 		put(out, rv, sizeof(rv));
+		if (r->decl)
+			put_decl(out, r->decl);
 	}
 	put_long(out, (long)f->nlock_ids);
 	for (size_t i = 0; i < f->nlock_ids; i++) {
@@ -230,6 +251,23 @@ static bool get_str(FILE *in, char **s)
 	return get(in, *s, (size_t)n);
 }
 
+static bool get_decl(FILE *in, struct decl_info *d)
+{
+	long v[6];
+
+	memset(d, 0, sizeof(*d));
+	if (!get_str(in, &d->usr) || !get_str(in, &d->name) || !get_str(in, &d->parent_usr) ||
+	    !d->usr || !d->name || !get(in, v, sizeof(v)))
+		return false;
+	d->off = (size_t)v[0];
+	d->in_main = v[1] != 0;
+	d->fnptr = v[2] != 0;
+	d->kind = (enum CXCursorKind)v[3];
+	d->parent_kind = (enum CXCursorKind)v[4];
+	d->storage = (enum CX_StorageClass)v[5];
+	return true;
+}
+
 /* One function as put_func() wrote it; false when the file is short or damaged. */
 static bool get_func(FILE *in, struct func *f, double *seconds)
 {
@@ -256,9 +294,11 @@ static bool get_func(FILE *in, struct func *f, double *seconds)
 		return false;
 	f->param_usr = xcalloc((size_t)v + 1, sizeof(char *));
 	f->param_name = xcalloc((size_t)v + 1, sizeof(char *));
+	f->param_decl = xcalloc((size_t)v + 1, sizeof(*f->param_decl));
 	for (long k = 0; k < v; k++) {
 		f->nparams = (int)k + 1; /* freed up to here if short */
-		if (!get_str(in, &f->param_usr[k]) || !get_str(in, &f->param_name[k]))
+		if (!get_str(in, &f->param_usr[k]) || !get_str(in, &f->param_name[k]) ||
+		    !get_decl(in, &f->param_decl[k]))
 			return false;
 	}
 	if (!get_long(in, &v) || v < 1 || v > (1L << 26))
@@ -266,7 +306,7 @@ static bool get_func(FILE *in, struct func *f, double *seconds)
 	f->nodes = xcalloc((size_t)v, sizeof(*f->nodes));
 	for (long n = 0; n < v; n++) {
 		struct node *nd = &f->nodes[n];
-		long nv[9], rv[4];
+		long nv[10], rv[5];
 
 		f->nnodes = (int)n + 1;
 		if (!get(in, nv, sizeof(nv)) || nv[1] < -1 || nv[1] >= v || nv[2] < -1 ||
@@ -280,7 +320,8 @@ static bool get_func(FILE *in, struct func *f, double *seconds)
 		nd->start = (size_t)nv[5];
 		nd->end = (size_t)nv[6];
 		nd->macro = nv[7] != 0;
-		if (!nv[8])
+		nd->tkind = (unsigned char)nv[8];
+		if (!nv[9])
 			continue;
 		struct node_ref *r = nd->ref = xcalloc(1, sizeof(*r));
 
@@ -291,6 +332,15 @@ static bool get_func(FILE *in, struct func *f, double *seconds)
 		r->fnptr = rv[1] != 0;
 		r->file_off = (unsigned)rv[2];
 		r->nargs = (int)rv[3];
+		if (rv[4]) {
+			r->decl = xmalloc(sizeof(*r->decl));
+			if (!get_decl(in, r->decl)) {
+				decl_info_free(r->decl);
+				free(r->decl);
+				r->decl = NULL;
+				return false;
+			}
+		}
 	}
 	if (f->body < -1 || f->body >= f->nnodes || !get_long(in, &v) || v < 0 || v > (1L << 26))
 		return false;

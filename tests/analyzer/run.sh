@@ -380,6 +380,20 @@ else
 		"loaded again: ${loaded:-none} child-built, ${parent:-none} parent-built; $(diff "$tmp/model-parent.json" "$tmp/units-one.json" | head -5)"
 fi
 
+# ---- fnptr.c reads the variables, parameters and operator types it follows from the node
+# tree (struct decl_info, node tkind): the same reports as asking each unit, which loads
+# units the node tree spares ---------------------------------------------------------
+BLKMIG_FNPTR_CURSORS=1 BLKMIG_RESIDENT_UNITS=1 BLKMIG_UNIT_STATS=1 "$B" scan -q --format json \
+	"$cases" "$TOP/samples" >"$tmp/fnptr-cursors.json" 2>"$tmp/fnptr-cursors.err"
+cursors=$(sed -n 's/^blkmig: units loaded again: \([0-9]*\),.*/\1/p' "$tmp/fnptr-cursors.err")
+if [ -s "$tmp/units-one.json" ] && cmp -s "$tmp/units-one.json" "$tmp/fnptr-cursors.json" &&
+	[ "${loaded:-0}" -lt "${cursors:-0}" ]; then
+	pass fnptr-reads-node-tree-same-report
+else
+	fail fnptr-reads-node-tree-same-report \
+		"loaded again: ${loaded:-none} node tree, ${cursors:-none} cursors; $(diff "$tmp/fnptr-cursors.json" "$tmp/units-one.json" | head -5)"
+fi
+
 # ---- a saved AST removed while the run goes on (a cleaner of $TMPDIR): the run says so
 # and stops, exit 2, the file untouched and nothing of the run left in $TMPDIR ----------
 mkdir -p "$tmp/astgone/tmpdir"
