@@ -53,6 +53,11 @@ struct tunit {
 	CXTranslationUnit unit;
 	CXFile unit_file;
 	char *ast_path;
+	/* parsed, and no AST kept: the parse child of a file parsed for the whole-tree
+	 * facts alone (facts_only) writes what the analysis reads of it as plain data;
+	 * units.c parses it again if a question needs libclang after all */
+	bool ast_deferred;
+	bool facts_only;
 	unsigned long used; /* units.c: when it was last asked for */
 	char *src;
 	size_t len;
@@ -245,7 +250,8 @@ void site_manual(struct ctx *cx, size_t si, const char *code, const char *fmt, .
     __attribute__((format(printf, 4, 5)));
 
 /* ---- units.c: translation units in memory on demand ------------------------ */
-void units_begin(struct ctx *cx, CXIndex idx);
+struct parse_env;
+void units_begin(struct ctx *cx, CXIndex idx, struct parse_env *env);
 void units_end(void);
 void units_forget(void);		    /* in a parse child: no run's units */
 CXTranslationUnit unit_tu(struct tunit *t); /* loaded if it was let go; NULL: no parse */
@@ -391,6 +397,10 @@ extern const char *bm_parse_pch;
  */
 extern bool bm_parse_keep_env;
 struct parse_env *parse_env_rebind(struct parse_env *env, struct bm_run *run);
+/* A file whose parse child kept no AST (tunit.ast_deferred), parsed again here; its AST
+ * saved, *ast_path its name (NULL if it could not be saved).  NULL: no parse. */
+CXTranslationUnit parse_again(struct parse_env *env, CXIndex idx, const char *path,
+			      char **ast_path);
 /* Parse files[] (indices into run->files) into tus; failed files get status. */
 size_t parse_files(struct parse_env *env, CXIndex idx, size_t *files, size_t nfiles,
 		   struct tunit *tus);

@@ -226,6 +226,7 @@ static void parse_or_reuse(struct parse_env *env, CXIndex idx, struct bm_reuse *
 		/* the text the facts will read: the parse child builds the functions */
 		parsed[ntodo].src = pre[fi].src;
 		parsed[ntodo].len = pre[fi].len;
+		parsed[ntodo].facts_only = pre[fi].facts_only;
 		files[ntodo++] = fi;
 	}
 	/* the progress line's file count (cli/progress.c): reused parses are done at once */
@@ -371,7 +372,7 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 	if (!idx)
 		idx = kept_env ? kept_idx : clang_createIndex(0, 0);
 	cx.tus = xcalloc(run->nfiles ? run->nfiles : 1, sizeof(*cx.tus));
-	units_begin(&cx, idx);
+	units_begin(&cx, idx, env);
 	/*
 	 * Whole-tree facts (tree_index.c): the files that register a queue are
 	 * parsed with the legacy ones; then, round by round, the files that
@@ -408,6 +409,11 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 			for (size_t k = parsed > nlegacy ? parsed : nlegacy; k < ncand; k++) {
 				struct bm_file *file = &run->files[cand[k]];
 
+				/* a mention of the 2.6.25 call makes it one verify wants (the
+				 * analysis after this one may take this parse over, reuse.c) */
+				pre[cand[k]].facts_only =
+				    !pre[cand[k]].src || !memmem(pre[cand[k]].src, pre[cand[k]].len,
+								 "blk_end_request", 15);
 				free(file->reason);
 				file->reason = xstrdup(
 				    "no completion call; parsed for the whole-tree facts only");

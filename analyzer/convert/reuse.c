@@ -145,6 +145,7 @@ static void move_parse(struct tunit *to, struct tunit *from)
 	to->unit = from->unit;
 	to->unit_file = from->unit_file;
 	to->ast_path = from->ast_path;
+	to->ast_deferred = from->ast_deferred;
 	to->used = from->used;
 	to->err_offsets = from->err_offsets;
 	to->nerr = from->nerr;
@@ -165,6 +166,7 @@ static void move_parse(struct tunit *to, struct tunit *from)
 	from->unit = NULL;
 	from->unit_file = NULL;
 	from->ast_path = NULL;
+	from->ast_deferred = false;
 	from->err_offsets = NULL;
 	from->nerr = from->err_cap = 0;
 	from->fn_at = NULL;

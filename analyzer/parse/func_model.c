@@ -7,7 +7,7 @@
  * parent reads plain data instead of loading the saved AST again only to walk it.
  * With the nodes go the declarations fnptr.c follows values into (struct
  * decl_info) and the type of each operator (node tkind), so that a file parsed
- * for the whole-tree facts alone is never loaded.
+ * for the whole-tree facts alone is never loaded, and its child keeps no AST.
  * The parent loads a unit later only when an analysis asks libclang something the
  * nodes do not hold (units.c).  The functions are the same either way: the child
  * takes them in the order and with the choice facts.c's own walk makes

@@ -724,6 +724,8 @@ static void child_parse(struct parse_env *env, const char *path, const char *res
 	CXFile self = unit_find_main_file(tu, path);
 	struct bm_strlist texts = {0};
 
+	bool fatal = false;
+
 	count_diagnostics(tu, self, &errors, &warnings, &offs, &noffs, &cap);
 	for (unsigned i = 0, n = clang_getNumDiagnostics(tu); i < n; i++) {
 		CXDiagnostic d = clang_getDiagnostic(tu, i);
@@ -731,10 +733,19 @@ static void child_parse(struct parse_env *env, const char *path, const char *res
 		if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error &&
 		    texts.n < BM_FILE_DIAGNOSTICS)
 			strlist_push_owned(&texts, diagnostic_text(d, self, path));
+		fatal |= clang_getDiagnosticSeverity(d) == CXDiagnostic_Fatal;
 		clang_disposeDiagnostic(d);
 	}
-	saved =
-	    clang_saveTranslationUnit(tu, ast, clang_defaultSaveOptions(tu)) == CXSaveError_None;
+	/* saving costs about two thirds of a kernel file's parse: a file parsed for the
+	 * whole-tree facts alone is read from the plain data below, and parsed again in the
+	 * parent only if a question needs libclang (units.c); 2 says so.  A parse with a
+	 * fatal error cannot be saved: the parent parses it itself, as before. */
+	if (!fatal && t && (t->facts_only || getenv("BLKMIG_DEFER_EVERY_AST")) &&
+	    !getenv("BLKMIG_SAVE_EVERY_AST"))
+		saved = 2;
+	else
+		saved = clang_saveTranslationUnit(tu, ast, clang_defaultSaveOptions(tu)) ==
+			CXSaveError_None;
 	f = fopen(res, "w");
 	if (!f)
 		_exit(4);
@@ -1167,10 +1178,16 @@ static bool read_child_diagnostics(FILE *f, struct bm_file *file, struct tunit *
  * child's): units.c loads the unit from it when the analysis asks, and lets it go
  * in between.  The unit is let go now: the facts load it when they get to it.
  */
-static void keep_saved_ast(struct parse_env *env, struct tunit *t, char *ast)
+static char *kept_ast_name(struct parse_env *env)
 {
 	static unsigned long kept;
-	char *name = xasprintf("%s/unit.%lu.ast", env->tmp, kept++);
+
+	return xasprintf("%s/unit.%lu.ast", env->tmp, kept++);
+}
+
+static void keep_saved_ast(struct parse_env *env, struct tunit *t, char *ast)
+{
+	char *name = kept_ast_name(env);
 
 	if (rename(ast, name)) {
 		unlink(ast);
@@ -1184,6 +1201,27 @@ static void keep_saved_ast(struct parse_env *env, struct tunit *t, char *ast)
 			unlink(name);
 	}
 	free(ast);
+}
+
+CXTranslationUnit parse_again(struct parse_env *env, CXIndex idx, const char *path, char **ast_path)
+{
+	bool stubbed = false;
+	/* the parse child showed that this exact parse ends (as for a result it could
+	 * not save, finish_file()) */
+	CXTranslationUnit tu = parse_one(env, idx, path, &stubbed);
+
+	*ast_path = NULL;
+	if (!tu)
+		return NULL;
+	/* saved, so that units.c can let it go and load it again like the others */
+	*ast_path = kept_ast_name(env);
+	if (clang_saveTranslationUnit(tu, *ast_path, clang_defaultSaveOptions(tu)) !=
+	    CXSaveError_None) {
+		unlink(*ast_path);
+		free(*ast_path);
+		*ast_path = NULL;
+	}
+	return tu;
 }
 
 /* Finish one file in the parent after its child exited with STATUS. */
@@ -1238,7 +1276,12 @@ static bool finish_file(struct parse_env *env, CXIndex idx, size_t fi, int statu
 				set_status(file, stubbed);
 				unlink(res);
 				free(res);
-				keep_saved_ast(env, t, ast);
+				if (saved == 2) {
+					t->ast_deferred = true;
+					free(ast);
+				} else {
+					keep_saved_ast(env, t, ast);
+				}
 				return true;
 			}
 			/* short result: parse here, as without an AST */

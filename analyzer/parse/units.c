@@ -31,14 +31,15 @@
 static struct {
 	struct ctx *cx;
 	CXIndex idx;
-	size_t cap; /* 0: keep all */
+	struct parse_env *env; /* to parse again a file whose AST was not kept */
+	size_t cap;	       /* 0: keep all */
 	unsigned long clock;
 	unsigned long loads;	/* units loaded again (BLKMIG_UNIT_STATS) */
 	size_t in_memory, most; /* units of the run in memory: now, at most */
 	bool loaded;		/* since the last checkpoint */
 } units;
 
-void units_begin(struct ctx *cx, CXIndex idx)
+void units_begin(struct ctx *cx, CXIndex idx, struct parse_env *env)
 {
 	const char *e = getenv("BLKMIG_RESIDENT_UNITS");
 
@@ -51,6 +52,7 @@ void units_begin(struct ctx *cx, CXIndex idx)
 	setenv("LIBCLANG_DISABLE_PCH_VALIDATION", "1", 1);
 	units.cx = cx;
 	units.idx = idx;
+	units.env = env;
 	units.cap = DEFAULT_RESIDENT;
 	if (e && *e)
 		units.cap = strtoul(e, NULL, 10);
@@ -65,6 +67,7 @@ void units_end(void)
 			units.loads, units.most);
 	units.cx = NULL;
 	units.idx = NULL;
+	units.env = NULL;
 }
 
 CXFile unit_find_main_file(CXTranslationUnit tu, const char *path)
@@ -94,10 +97,29 @@ static long unit_index(const struct tunit *t)
 	return (long)(t - cx->tus);
 }
 
+/* T's parse child kept no AST (parse.c): parse it again, as it was parsed then. */
+static void unit_parse_again(struct tunit *t)
+{
+	t->unit = units.env ? parse_again(units.env, units.idx, t->path, &t->ast_path) : NULL;
+	if (!t->unit) {
+		fprintf(stderr,
+			"blkmig: %s: cannot be parsed again, as its first parse was (was it "
+			"removed meanwhile?); nothing written\n",
+			t->path);
+		cleanup_exit(BM_EXIT_USAGE);
+	}
+	t->ast_deferred = false;
+}
+
 static void unit_load(struct tunit *t)
 {
-	if (clang_createTranslationUnit2(units.idx, t->ast_path, &t->unit) != CXError_Success ||
-	    !t->unit) {
+	bool again = !t->ast_path;
+
+	if (again)
+		unit_parse_again(t);
+	else if (clang_createTranslationUnit2(units.idx, t->ast_path, &t->unit) !=
+		     CXError_Success ||
+		 !t->unit) {
 		/* it was saved and loaded before in this run: only a saved AST removed
 		 * meanwhile gets here, and no analysis of the run can go on without it */
 		fprintf(stderr,
@@ -109,7 +131,8 @@ static void unit_load(struct tunit *t)
 	t->unit_file = unit_find_main_file(t->unit, t->path);
 	units.loads++;
 	if (getenv("BLKMIG_UNIT_TRACE"))
-		fprintf(stderr, "blkmig: unit load: %s\n", t->path);
+		fprintf(stderr, "blkmig: unit load: %s%s\n", t->path,
+			again ? " (parsed again)" : "");
 	units.loaded = true;
 	units.in_memory = 0;
 	for (size_t i = 0; units.cx && i < units.cx->ntus; i++)
@@ -122,7 +145,7 @@ static void unit_load(struct tunit *t)
 
 CXTranslationUnit unit_tu(struct tunit *t)
 {
-	if (!t->unit && t->ast_path && units.idx)
+	if (!t->unit && (t->ast_path || t->ast_deferred) && units.idx)
 		unit_load(t);
 	if (t->unit)
 		t->used = ++units.clock;
@@ -136,7 +159,7 @@ CXFile unit_file(struct tunit *t)
 
 bool unit_parsed(const struct tunit *t)
 {
-	return t->unit || t->ast_path;
+	return t->unit || t->ast_path || t->ast_deferred;
 }
 
 /* A parse child builds its own unit's functions (func_model.c): the run's units and
@@ -227,4 +250,5 @@ void unit_release(struct tunit *t)
 		unlink(t->ast_path);
 	free(t->ast_path);
 	t->ast_path = NULL;
+	t->ast_deferred = false;
 }

@@ -521,7 +521,7 @@ combine_test
 # as when every run parses every file (BLKMIG_NO_PARSE_REUSE=1), from fewer parses. The
 # tree has sites only the analyzer converts, so files change between the two runs too ----
 reuse_test() {
-	local w=$SCRATCH/reuse rc_reuse rc_fresh rc_one n_reuse n_fresh f
+	local w=$SCRATCH/reuse rc_reuse rc_fresh rc_one rc_again n_reuse n_fresh f
 	mkdir -p "$w/tree"
 	cp -r "$TOP/tests/analyzer/cases" "$TOP/samples" "$w/tree/"
 	find "$w/tree" -name '*.fixed.c' -delete
@@ -537,6 +537,19 @@ reuse_test() {
 	(cd "$w/tree" && BLKMIG_RESIDENT_UNITS=1 "$BLKMIG" migrate --no-cache -j 2 \
 		--patch "$w/one.patch" --report "$w/one" .) >/dev/null 2>&1
 	rc_one=$?
+	# ... and no AST kept: each unit a question needs is parsed again (parse/units.c)
+	(cd "$w/tree" && BLKMIG_DEFER_EVERY_AST=1 BLKMIG_RESIDENT_UNITS=1 BLKMIG_UNIT_TRACE=1 \
+		"$BLKMIG" migrate --no-cache -j 2 --patch "$w/again.patch" --report "$w/again" .) \
+		>/dev/null 2>"$w/again.log"
+	rc_again=$?
+	if [ "$rc_again" = "$rc_fresh" ] && cmp -s "$w/again.patch" "$w/fresh.patch" &&
+		cmp -s "$w/again/report.json" "$w/fresh/report.json" &&
+		grep -q '^blkmig: unit load: .* (parsed again)$' "$w/again.log"; then
+		pass reuse/no-ast-kept-parsed-again-same-patch-and-report
+	else
+		fail reuse/no-ast-kept-parsed-again-same-patch-and-report \
+			"exit $rc_again vs $rc_fresh; $(diff "$w/fresh.patch" "$w/again.patch" | head -5)"
+	fi
 	if [ "$rc_one" = "$rc_fresh" ] && cmp -s "$w/one.patch" "$w/fresh.patch" &&
 		cmp -s "$w/one/report.json" "$w/fresh/report.json"; then
 		pass reuse/one-unit-in-memory-same-patch-and-report
