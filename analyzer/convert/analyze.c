@@ -7,6 +7,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <malloc.h>
 #include <string.h>
 
 #include "analysis.h"
@@ -266,6 +267,17 @@ static void detect_kernel_tree(struct bm_run *run, char *const *paths, size_t np
 	run->opt.kernel_tree = root;
 }
 
+/*
+ * What an analysis freed (its units, node trees, texts) goes back to the system before
+ * the next one starts: glibc keeps freed memory for reuse, and a migrate runs up to four
+ * analyses one after the other, so the peak would be what they left together
+ * (issue 24: memory flat in the tree's size).
+ */
+static void give_back_memory(void)
+{
+	malloc_trim(0);
+}
+
 bool bm_parse_keep_env;
 /* the fuzz target's parse environment and index, kept from one run to the next */
 static struct parse_env *kept_env;
@@ -467,10 +479,12 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 		reuse_put(reuse, &cx, env, idx); /* the next run's, then */
 		ctx_free(&cx);
 		units_end();
+		give_back_memory();
 		return 0;
 	}
 	ctx_free(&cx);
 	units_end();
+	give_back_memory();
 	if (bm_parse_keep_env) {
 		kept_env = env;
 		kept_idx = idx;
