@@ -561,22 +561,11 @@ static void queue_lock_parameters(struct ctx *cx)
 
 static void func_free(struct func *f)
 {
-	ast_free_func(f);
-	free(f->name);
-	free(f->usr);
 	free(f->role_evidence);
 	free(f->addr_evidence);
 	free(f->entry_evidence);
 	free(f->pointer_evidence);
-	for (int k = 0; k < f->nparams; k++) {
-		free(f->param_usr[k]);
-		free(f->param_name[k]);
-		if (f->param_decl)
-			decl_info_free(&f->param_decl[k]);
-	}
-	free(f->param_usr);
-	free(f->param_name);
-	free(f->param_decl);
+	func_model_free_func(f); /* what the build made (func_model.c) */
 }
 
 /*

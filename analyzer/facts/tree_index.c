@@ -94,6 +94,19 @@ static bool ident(int c)
 	       c == '_';
 }
 
+/* The next identifier of s from *p on, as the scans read them: [*p, *e); false at the
+ * end (a run of identifier characters starting with a digit is a number's tail). */
+static bool next_ident(const char *s, size_t len, size_t *p, size_t *e)
+{
+	while (*p < len && (!ident((unsigned char)s[*p]) || isdigit((unsigned char)s[*p])))
+		(*p)++;
+	if (*p >= len)
+		return false;
+	for (*e = *p; *e < len && ident((unsigned char)s[*e]);)
+		(*e)++;
+	return true;
+}
+
 /* Is the identifier at [p, e) called through a member: `->m(`, `.m(`, `->m)(`? */
 static bool member_call_at(const char *s, size_t len, size_t p, size_t e)
 {
@@ -122,15 +135,7 @@ unsigned tree_scan(const char *s, size_t len, const struct bm_strlist *names,
 	set_init(&set, names, members, 2);
 	set_add(&set, "blk_init_queue", TREE_REGISTERS);
 	set_add(&set, "blk_init_queue_node", TREE_REGISTERS);
-	for (size_t p = 0; p < len;) {
-		if (!ident((unsigned char)s[p]) || isdigit((unsigned char)s[p])) {
-			p++;
-			continue;
-		}
-		size_t e = p;
-
-		while (e < len && ident((unsigned char)s[e]))
-			e++;
+	for (size_t p = 0, e = 0; next_ident(s, len, &p, &e); p = e) {
 		size_t at = 0;
 		unsigned char k = set_find(&set, s + p, e - p, &at);
 
@@ -151,7 +156,6 @@ unsigned tree_scan(const char *s, size_t len, const struct bm_strlist *names,
 							     (int)(e - p), s + p));
 			}
 		}
-		p = e;
 	}
 	free(set.slot);
 	free(set.kind);
@@ -207,15 +211,7 @@ unsigned tree_scan_idents(const char *s, size_t len, struct tree_idents *out)
 
 	out->h = NULL;
 	out->n = 0;
-	for (size_t p = 0; p < len;) {
-		if (!ident((unsigned char)s[p]) || isdigit((unsigned char)s[p])) {
-			p++;
-			continue;
-		}
-		size_t e = p;
-
-		while (e < len && ident((unsigned char)s[e]))
-			e++;
+	for (size_t p = 0, e = 0; next_ident(s, len, &p, &e); p = e) {
 		/* tree_scan()'s registrations, with no names or members asked for */
 		if ((e - p == 14 && !memcmp(s + p, "blk_init_queue", 14)) ||
 		    (e - p == 19 && !memcmp(s + p, "blk_init_queue_node", 19)))
@@ -223,7 +219,6 @@ unsigned tree_scan_idents(const char *s, size_t len, struct tree_idents *out)
 		idents_add(&t, out, ident_hash(s + p, e - p, false));
 		if (member_call_at(s, len, p, e))
 			idents_add(&t, out, ident_hash(s + p, e - p, true));
-		p = e;
 	}
 	free(t.slot);
 	/* kept for the whole run: no room to grow */
