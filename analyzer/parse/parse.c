@@ -684,6 +684,29 @@ static void limit_memory(unsigned mb)
  * A saved AST comes back without its diagnostics: what the parent needs of them
  * travels here, so that a parse with errors is not done again in the parent.
  */
+/* A string in the child's result: its length, a newline, its bytes. */
+static void write_counted(FILE *f, const char *s)
+{
+	fprintf(f, "%zu\n%s\n", strlen(s), s);
+}
+
+/* ... read back, at most MAX bytes; NULL when the result is short or damaged. */
+static char *read_counted(FILE *f, size_t max)
+{
+	size_t n;
+	char *s;
+
+	if (fscanf(f, "%zu", &n) != 1 || fgetc(f) != '\n' || n > max)
+		return NULL;
+	s = xmalloc(n + 1);
+	if (fread(s, 1, n, f) != n) {
+		free(s);
+		return NULL;
+	}
+	s[n] = '\0';
+	return s;
+}
+
 static void write_inclusions(FILE *f, struct parse_env *env, const char *path,
 			     CXTranslationUnit tu);
 
@@ -753,7 +776,7 @@ static void child_parse(struct parse_env *env, const char *path, const char *res
 	for (size_t i = 0; i < noffs; i++)
 		fprintf(f, "%zu\n", offs[i]);
 	for (size_t i = 0; i < texts.n; i++)
-		fprintf(f, "%zu\n%s\n", strlen(texts.v[i]), texts.v[i]);
+		write_counted(f, texts.v[i]);
 	func_index_write(f, tu, self);
 	write_inclusions(f, env, path, tu);
 	child_model(f, tu, self, path, t);
@@ -1034,7 +1057,7 @@ static void write_strlist(FILE *f, const struct bm_strlist *l)
 {
 	fprintf(f, "%zu\n", l->n);
 	for (size_t i = 0; i < l->n; i++)
-		fprintf(f, "%zu\n%s\n", strlen(l->v[i]), l->v[i]);
+		write_counted(f, l->v[i]);
 }
 
 static bool read_strlist(FILE *f, struct bm_strlist *l)
@@ -1044,17 +1067,10 @@ static bool read_strlist(FILE *f, struct bm_strlist *l)
 	if (fscanf(f, "%zu", &n) != 1 || n > (1u << 20))
 		return false;
 	for (size_t i = 0; i < n; i++) {
-		size_t len;
-		char *s;
+		char *s = read_counted(f, 1u << 16);
 
-		if (fscanf(f, "%zu", &len) != 1 || fgetc(f) != '\n' || len > (1u << 16))
+		if (!s)
 			return false;
-		s = xmalloc(len + 1);
-		s[len] = '\0';
-		if (fread(s, 1, len, f) != len) {
-			free(s);
-			return false;
-		}
 		strlist_push_owned(l, s);
 	}
 	return true;
@@ -1150,17 +1166,10 @@ static bool read_child_diagnostics(FILE *f, struct bm_file *file, struct tunit *
 		*(size_t *)vec_push(t->err_offsets, t->nerr, t->err_cap) = off;
 	}
 	for (size_t i = 0; i < ntexts; i++) {
-		size_t n;
-		char *s;
+		char *s = read_counted(f, 1u << 20);
 
-		if (fscanf(f, "%zu", &n) != 1 || fgetc(f) != '\n' || n > (1u << 20))
+		if (!s)
 			return false;
-		s = xmalloc(n + 1);
-		if (fread(s, 1, n, f) != n) {
-			free(s);
-			return false;
-		}
-		s[n] = '\0';
 		strlist_push_owned(&file->diagnostics, s);
 	}
 	if (!func_index_read(f, t))

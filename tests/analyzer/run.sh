@@ -339,13 +339,18 @@ else
 	fail func-index-same-as-whole-file-visit "$(diff "$tmp/fi-whole.json" "$tmp/fi-index.json" | head -5)"
 fi
 
+# how many units a run loaded again, from its BLKMIG_UNIT_STATS line on stderr (FILE)
+loads_again() {
+	sed -n 's/^blkmig: units loaded again: \([0-9]*\),.*/\1/p' "$1"
+}
+
 # ---- units let go and loaded again (parse/units.c): with one unit in memory past each
 # checkpoint, every case and sample gives the report it gives with all of them kept ----
 BLKMIG_RESIDENT_UNITS=0 "$B" scan -q --format json "$cases" "$TOP/samples" \
 	>"$tmp/units-all.json" 2>&1
 BLKMIG_RESIDENT_UNITS=1 BLKMIG_UNIT_STATS=1 BLKMIG_UNIT_TRACE=1 "$B" scan -q --format json \
 	"$cases" "$TOP/samples" >"$tmp/units-one.json" 2>"$tmp/units-one.err"
-loaded=$(sed -n 's/^blkmig: units loaded again: \([0-9]*\),.*/\1/p' "$tmp/units-one.err")
+loaded=$(loads_again "$tmp/units-one.err")
 if [ -s "$tmp/units-all.json" ] && cmp -s "$tmp/units-all.json" "$tmp/units-one.json" &&
 	[ "${loaded:-0}" -gt 0 ]; then
 	pass units-let-go-and-loaded-again-same-report
@@ -358,7 +363,7 @@ fi
 # reports as the parent building them from the saved AST, with fewer units loaded -------
 BLKMIG_PARENT_BUILD=1 BLKMIG_RESIDENT_UNITS=1 BLKMIG_UNIT_STATS=1 "$B" scan -q --format json \
 	"$cases" "$TOP/samples" >"$tmp/model-parent.json" 2>"$tmp/model-parent.err"
-parent=$(sed -n 's/^blkmig: units loaded again: \([0-9]*\),.*/\1/p' "$tmp/model-parent.err")
+parent=$(loads_again "$tmp/model-parent.err")
 if [ -s "$tmp/units-one.json" ] && cmp -s "$tmp/units-one.json" "$tmp/model-parent.json" &&
 	[ "${loaded:-0}" -lt "${parent:-0}" ]; then
 	pass functions-built-in-parse-child-same-report
@@ -372,7 +377,7 @@ fi
 # units the node tree spares ---------------------------------------------------------
 BLKMIG_FNPTR_CURSORS=1 BLKMIG_RESIDENT_UNITS=1 BLKMIG_UNIT_STATS=1 "$B" scan -q --format json \
 	"$cases" "$TOP/samples" >"$tmp/fnptr-cursors.json" 2>"$tmp/fnptr-cursors.err"
-cursors=$(sed -n 's/^blkmig: units loaded again: \([0-9]*\),.*/\1/p' "$tmp/fnptr-cursors.err")
+cursors=$(loads_again "$tmp/fnptr-cursors.err")
 if [ -s "$tmp/units-one.json" ] && cmp -s "$tmp/units-one.json" "$tmp/fnptr-cursors.json" &&
 	[ "${loaded:-0}" -lt "${cursors:-0}" ]; then
 	pass fnptr-reads-node-tree-same-report
@@ -387,7 +392,7 @@ fi
 BLKMIG_NO_FNPTR_MEMO=1 BLKMIG_FNPTR_CURSORS=1 BLKMIG_RESIDENT_UNITS=1 BLKMIG_UNIT_STATS=1 \
 	"$B" scan -q --format json "$cases" "$TOP/samples" >"$tmp/fnptr-asked.json" \
 	2>"$tmp/fnptr-asked.err"
-asked=$(sed -n 's/^blkmig: units loaded again: \([0-9]*\),.*/\1/p' "$tmp/fnptr-asked.err")
+asked=$(loads_again "$tmp/fnptr-asked.err")
 if [ -s "$tmp/units-one.json" ] && cmp -s "$tmp/units-one.json" "$tmp/fnptr-asked.json" &&
 	[ "${cursors:-0}" -lt "${asked:-0}" ]; then
 	pass fnptr-kept-between-rounds-same-report
