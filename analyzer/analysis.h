@@ -401,6 +401,25 @@ struct parse_env *parse_env_rebind(struct parse_env *env, struct bm_run *run);
  * saved, *ast_path its name (NULL if it could not be saved).  NULL: no parse. */
 CXTranslationUnit parse_again(struct parse_env *env, CXIndex idx, const char *path,
 			      char **ast_path);
+/*
+ * A parse child's result kept between runs (cli/parse_cache.c), for a file parsed for the
+ * whole-tree facts alone (tunit.facts_only: all the analysis reads of it is that result).
+ * NULL, keeping none, unless the command keeps its results (migrate's cache).
+ */
+struct parse_cache_ops {
+	/* The result (LEN bytes) kept for the parse KEY names, or NULL.  *WAS: the private
+	 * folder of the run that made it, for the paths in it to be read as TMP's.  Valid
+	 * when every file it read, and each file in TMP as in WAS, is as it was, and every
+	 * place it looked for a header in vain still holds none. */
+	char *(*lookup)(const char *key, size_t keylen, const char *tmp, char **was, size_t *len);
+	/* Keep RESULT (LEN bytes) for KEY: a parse begun at SINCE (CLOCK_REALTIME) in the
+	 * private folder TMP that read INPUTS and looked for MISSING in vain (either may
+	 * lie in TMP).  Nothing is kept when an input changed since. */
+	void (*store)(const char *key, size_t keylen, const char *tmp, const struct timespec *since,
+		      const char *result, size_t len, const struct bm_strlist *inputs,
+		      const struct bm_strlist *missing);
+};
+extern const struct parse_cache_ops *bm_parse_cache;
 /* Parse files[] (indices into run->files) into tus; failed files get status. */
 size_t parse_files(struct parse_env *env, CXIndex idx, size_t *files, size_t nfiles,
 		   struct tunit *tus);

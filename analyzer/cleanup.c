@@ -629,3 +629,19 @@ int cleanup_lock_tree(char *const *paths, size_t n)
 	}
 	return 0;
 }
+
+bool cleanup_is_private(const char *path)
+{
+	for (const char *s = path; (s = strstr(s, "/" CLEANUP_DIR_PREFIX)); s++) {
+		const char *d = s + 1 + strlen(CLEANUP_DIR_PREFIX), *end;
+
+		if (*d < '1' || *d > '9')
+			continue;
+		while (*d >= '0' && *d <= '9')
+			d++;
+		end = strchr(d, '/');
+		if (*d == '.' && end && end - d == 7)
+			return true;
+	}
+	return false;
+}

@@ -79,6 +79,91 @@ static void sha256_hex(const void *data, size_t len, char out[65])
 	hex(md, n, out);
 }
 
+/*
+ * The hash of PATH's content ("missing" when it cannot be read), never an input of a
+ * recording run.  Hashed once per process for a given inode, size and modification
+ * time: a run checks the same headers for many entries (every file's parse includes
+ * most of them).  A file changed within the clock's tick may change again unseen: not
+ * kept.
+ */
+static void file_hash(const char *path, char out[65])
+{
+	static struct hashed {
+		char *path;
+		dev_t dev;
+		ino_t ino;
+		off_t size;
+		struct timespec mtime;
+		char hash[65];
+	} * memo;
+	static size_t nslots, nmemo;
+	void (*hook)(const char *, const char *, size_t) = bm_input_hook;
+	struct stat st;
+	size_t h = 0, len = 0;
+	char *s;
+
+	if (stat(path, &st) || !S_ISREG(st.st_mode)) {
+		strcpy(out, "missing");
+		return;
+	}
+	if (nslots)
+		for (h = bm_str_hash(path) % nslots; memo[h].path; h = (h + 1) % nslots)
+			if (!strcmp(memo[h].path, path))
+				break;
+	if (nslots && memo[h].path && memo[h].dev == st.st_dev && memo[h].ino == st.st_ino &&
+	    memo[h].size == st.st_size && memo[h].mtime.tv_sec == st.st_mtim.tv_sec &&
+	    memo[h].mtime.tv_nsec == st.st_mtim.tv_nsec) {
+		strcpy(out, memo[h].hash);
+		return;
+	}
+	bm_input_hook = NULL;
+	s = read_file(path, &len);
+	bm_input_hook = hook;
+	if (!s) {
+		strcpy(out, "missing");
+		return;
+	}
+	sha256_hex(s, len, out);
+	free(s);
+	if (time(NULL) - st.st_mtim.tv_sec <= 1)
+		return;
+	if (2 * (nmemo + 1) > nslots) { /* grow: open addressing, half full at most */
+		struct hashed *old = memo;
+		size_t n = nslots;
+
+		nslots = nslots ? 2 * nslots : 4096;
+		memo = xcalloc(nslots, sizeof(*memo));
+		for (size_t i = 0; i < n; i++) {
+			size_t k;
+
+			if (!old[i].path)
+				continue;
+			for (k = bm_str_hash(old[i].path) % nslots; memo[k].path;
+			     k = (k + 1) % nslots)
+				;
+			memo[k] = old[i];
+		}
+		free(old);
+		for (h = bm_str_hash(path) % nslots; memo[h].path; h = (h + 1) % nslots)
+			if (!strcmp(memo[h].path, path))
+				break;
+	}
+	if (!memo[h].path) {
+		memo[h].path = xstrdup(path);
+		nmemo++;
+	}
+	memo[h].dev = st.st_dev;
+	memo[h].ino = st.st_ino;
+	memo[h].size = st.st_size;
+	memo[h].mtime = st.st_mtim;
+	strcpy(memo[h].hash, out);
+}
+
+void bm_cache_hash_file(const char *path, char out[65])
+{
+	file_hash(path, out);
+}
+
 static void key_add(struct bm_cache *c, const char *label, const void *data, size_t len)
 {
 	char n[32];
@@ -187,7 +272,8 @@ static void prune_unused(const char *dir)
 		struct stat st;
 		char *path;
 
-		if (n < 7 || strcmp(e->d_name + n - 6, ".entry"))
+		if ((n < 7 || strcmp(e->d_name + n - 6, ".entry")) &&
+		    (n < 6 || strcmp(e->d_name + n - 5, ".blob")))
 			continue;
 		path = xasprintf("%s/%s", dir, e->d_name);
 		if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
@@ -223,6 +309,7 @@ struct bm_cache *bm_cache_open_anywhere(const char *command, int argc, char **ar
 
 static struct bm_cache *open_keyed(const char *command, int argc, char **argv, bool by_cwd)
 {
+	static char self_hash[65];
 	struct bm_cache *c;
 	char cwd[PATH_MAX], *self, *dir;
 	size_t len = 0;
@@ -236,13 +323,17 @@ static struct bm_cache *open_keyed(const char *command, int argc, char **argv, b
 	c->key = EVP_MD_CTX_new();
 	EVP_DigestInit_ex(c->key, EVP_sha256(), NULL);
 	key_add(c, CACHE_FORMAT, command, strlen(command));
-	self = read_file("/proc/self/exe", &len);
-	if (!self) {
-		bm_cache_close(c);
-		return NULL;
+	/* the binary, hashed once per process (a run opens an entry per file) */
+	if (!self_hash[0]) {
+		self = read_file("/proc/self/exe", &len);
+		if (!self) {
+			bm_cache_close(c);
+			return NULL;
+		}
+		sha256_hex(self, len, self_hash);
+		free(self);
 	}
-	key_add(c, "tool", self, len);
-	free(self);
+	key_add(c, "tool", self_hash, strlen(self_hash));
 	if (by_cwd)
 		key_add(c, "cwd", cwd, strlen(cwd));
 	for (int i = 0; i < argc; i++)
@@ -286,22 +377,11 @@ void bm_cache_add_root(struct bm_cache *c, const char *dir)
 		strlist_push(&c->roots, real);
 }
 
-/* A private folder of a run (cleanup_make_dir: blkmig.<pid>.XXXXXX): never an input of
- * its own (what is in it comes from the inputs). */
+/* A private folder of a run: never an input of its own (what is in it comes from the
+ * inputs). */
 static bool private_path(const char *p)
 {
-	for (const char *s = p; (s = strstr(s, "/" CLEANUP_DIR_PREFIX)); s++) {
-		const char *d = s + 1 + strlen(CLEANUP_DIR_PREFIX), *end;
-
-		if (*d < '1' || *d > '9')
-			continue;
-		while (*d >= '0' && *d <= '9')
-			d++;
-		end = strchr(d, '/');
-		if (*d == '.' && end && end - d == 7)
-			return true;
-	}
-	return false;
+	return cleanup_is_private(p);
 }
 
 static struct dep *dep_find(struct bm_cache *c, const char *path, bool add)
@@ -508,6 +588,17 @@ void bm_cache_note_include(const char *path)
 	note_input(path, NULL, 0);
 }
 
+void bm_cache_add_include(struct bm_cache *c, const char *path)
+{
+	note_input_into(c, path, NULL, 0);
+}
+
+void bm_cache_since(struct bm_cache *c, const struct timespec *t)
+{
+	if (c)
+		c->started = *t;
+}
+
 /* A file a parse looked for and did not find (parse.c: a header in an include folder,
  * maybe outside every walked tree): recorded "missing", so that a run after it appears
  * is no hit (it was: the folder was not an input unless a header was read from it). */
@@ -519,6 +610,11 @@ static void note_missing_into(struct bm_cache *c, const char *path)
 		return;
 	d = dep_find(c, path, true);
 	strcpy(d->hash, "missing");
+}
+
+void bm_cache_add_missing(struct bm_cache *c, const char *path)
+{
+	note_missing_into(c, path);
 }
 
 static void note_missing(const char *path)
@@ -601,16 +697,9 @@ static bool inputs_unchanged(json_t *deps)
 				return false;
 			continue;
 		}
-		size_t len = 0;
-		char *s = read_file(path, &len), h[65];
+		char h[65];
 
-		if (!s) {
-			if (strcmp(hash, "missing"))
-				return false;
-			continue;
-		}
-		sha256_hex(s, len, h);
-		free(s);
+		file_hash(path, h);
 		if (strcmp(h, hash))
 			return false;
 	}
@@ -667,18 +756,7 @@ json_t *bm_cache_lookup(struct bm_cache *c)
 /* The hash of PATH's content now ("missing" when it cannot be read), no run recording it. */
 static void hash_now(const char *path, char out[65])
 {
-	void (*hook)(const char *, const char *, size_t) = bm_input_hook;
-	size_t len = 0;
-	char *s;
-
-	bm_input_hook = NULL;
-	s = read_file(path, &len);
-	bm_input_hook = hook;
-	if (s)
-		sha256_hex(s, len, out);
-	else
-		strcpy(out, "missing");
-	free(s);
+	file_hash(path, out);
 }
 
 void bm_cache_add_input(struct bm_cache *c, const char *path)
@@ -692,13 +770,40 @@ void bm_cache_add_input(struct bm_cache *c, const char *path)
 	hash_now(path, d->hash);
 }
 
+/* HEAD (if any) and BODY into PATH in DIR, through a temporary file renamed over it. */
+static bool write_atomically(const char *dir, const char *path, const char *head, const char *body,
+			     size_t len)
+{
+	char *tmp = xasprintf("%s/" CACHE_TMP_PREFIX "%ld.XXXXXX", dir, (long)getpid());
+	int fd = mkstemp(tmp);
+	bool ok = false;
+	FILE *f;
+
+	if (fd >= 0)
+		cleanup_add_file(tmp); /* a signal during the write removes it */
+	f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f && fd >= 0)
+		close(fd);
+	if (f) {
+		/* fclose() closes f whatever it returns: no second close */
+		bool written = (!head || fputs(head, f) >= 0) && fwrite(body, 1, len, f) == len &&
+			       !fflush(f) && !fsync(fileno(f));
+		ok = !fclose(f) && written;
+	}
+	if (!ok || rename(tmp, path)) {
+		unlink(tmp);
+		ok = false;
+	}
+	if (fd >= 0)
+		cleanup_del_file(tmp, false);
+	free(tmp);
+	return ok;
+}
+
 void bm_cache_store(struct bm_cache *c, json_t *state)
 {
 	json_t *doc, *inputs;
-	char *body, *tmp, sum[65];
-	FILE *f;
-	int fd;
-	bool ok = false;
+	char *body, *head, sum[65];
 
 	if (!c) {
 		json_decref(state);
@@ -736,16 +841,16 @@ void bm_cache_store(struct bm_cache *c, json_t *state)
 		}
 		if (!d->hash[0]) { /* an include: hashed now, if it has not changed meanwhile */
 			struct stat st;
-			size_t len = 0;
-			char *s;
 
-			if (stat(d->path, &st) || changed_since_start(c, &st.st_mtim) ||
-			    !(s = read_file(d->path, &len))) {
+			if (stat(d->path, &st) || changed_since_start(c, &st.st_mtim)) {
 				c->spoiled = true;
 				break;
 			}
-			sha256_hex(s, len, d->hash);
-			free(s);
+			file_hash(d->path, d->hash);
+			if (!strcmp(d->hash, "missing")) {
+				c->spoiled = true;
+				break;
+			}
 		}
 		item = json_pack("[s, s]", d->path, d->hash);
 		if (!item || json_array_append_new(inputs, item)) {
@@ -768,25 +873,58 @@ void bm_cache_store(struct bm_cache *c, json_t *state)
 	sha256_hex(body, strlen(body), sum);
 	remove_stale_tmp(c->dir);
 	prune_unused(c->dir);
-	tmp = xasprintf("%s/" CACHE_TMP_PREFIX "%ld.XXXXXX", c->dir, (long)getpid());
-	fd = mkstemp(tmp);
-	if (fd >= 0)
-		cleanup_add_file(tmp); /* a signal during the write removes it */
-	f = fd >= 0 ? fdopen(fd, "w") : NULL;
-	if (!f && fd >= 0)
-		close(fd);
-	if (f) {
-		/* fclose() closes f whatever it returns: no second close */
-		bool written = fprintf(f, "%s %s\n%s", CACHE_FORMAT, sum, body) >= 0 &&
-			       !fflush(f) && !fsync(fileno(f));
-		ok = !fclose(f) && written;
-	}
-	if (!ok || rename(tmp, c->entry))
-		unlink(tmp);
-	if (fd >= 0)
-		cleanup_del_file(tmp, false);
-	free(tmp);
+	head = xasprintf("%s %s\n", CACHE_FORMAT, sum);
+	write_atomically(c->dir, c->entry, head, body, strlen(body));
+	free(head);
 	free(body);
+}
+
+void bm_cache_store_blob(struct bm_cache *c, json_t *state, const char *blob, size_t len)
+{
+	char sum[65], *path;
+	bool have;
+
+	if (!c) {
+		json_decref(state);
+		return;
+	}
+	sha256_hex(blob, len, sum);
+	path = xasprintf("%s/%s.blob", c->dir, sum);
+	/* named by its hash: an identical blob is there already, and only touched */
+	have = !access(path, F_OK) && !utimensat(AT_FDCWD, path, NULL, 0);
+	if (!have && (mkdirs(c->dir) < 0 || !write_atomically(c->dir, path, NULL, blob, len))) {
+		free(path);
+		json_decref(state);
+		return;
+	}
+	free(path);
+	json_object_set_new(state, "blob", json_string(sum));
+	bm_cache_store(c, state);
+}
+
+char *bm_cache_blob(struct bm_cache *c, json_t *state, size_t *len)
+{
+	const char *want = json_string_value(json_object_get(state, "blob"));
+	void (*hook)(const char *, const char *, size_t) = bm_input_hook;
+	char sum[65], *path, *s;
+
+	if (!c || !want || strlen(want) != 64 || strchr(want, '/'))
+		return NULL;
+	path = xasprintf("%s/%s.blob", c->dir, want);
+	bm_input_hook = NULL; /* the cache's own file: no input of a run */
+	s = read_file(path, len);
+	bm_input_hook = hook;
+	if (s) {
+		sha256_hex(s, *len, sum);
+		if (strcmp(sum, want)) { /* damaged: as if gone */
+			free(s);
+			s = NULL;
+		} else {
+			utimensat(AT_FDCWD, path, NULL, 0); /* used: kept past prune_unused */
+		}
+	}
+	free(path);
+	return s;
 }
 
 void bm_cache_close(struct bm_cache *c)

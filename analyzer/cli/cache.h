@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <time.h>
 
 #include <jansson.h>
 
@@ -46,8 +47,22 @@ void bm_cache_store(struct bm_cache *c, json_t *state);
 /* PATH as an input of C's entry, outside any recording: its content hash now, or its
  * absence; checked again when the entry is stored. */
 void bm_cache_add_input(struct bm_cache *c, const char *path);
+/* The same with BLOB (LEN bytes, binary) kept beside the entry; STATE gets "blob". */
+void bm_cache_store_blob(struct bm_cache *c, json_t *state, const char *blob, size_t len);
+/* The blob of a STATE bm_cache_lookup() gave, as stored; NULL when it is gone or damaged. */
+char *bm_cache_blob(struct bm_cache *c, json_t *state, size_t *len);
+/* PATH, looked for in vain, as an input of C's entry: void once it appears. */
+void bm_cache_add_missing(struct bm_cache *c, const char *path);
+/* The SHA-256 of PATH's content in hex, "missing" when it cannot be read; no input of
+ * any run. */
+void bm_cache_hash_file(const char *path, char out[65]);
 /* A file a parse included (content hashed at store time). */
 void bm_cache_note_include(const char *path);
+/* ... as an input of C alone. */
+void bm_cache_add_include(struct bm_cache *c, const char *path);
+/* The work C keys began at T (not when C was opened): an include changed since then
+ * keeps the entry from being stored. */
+void bm_cache_since(struct bm_cache *c, const struct timespec *t);
 void bm_cache_close(struct bm_cache *c);
 /* Where the entries live (for messages and tests); NULL when off. */
 const char *bm_cache_entry_path(const struct bm_cache *c);

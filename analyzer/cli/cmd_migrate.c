@@ -30,6 +30,7 @@
 #include "migrate_common.h"
 #include "migrate_stages.h"
 #include "origin_map.h"
+#include "parse_cache.h"
 #include "progress.h"
 #include "report_text.h"
 #include "rewrite_output.h"
@@ -358,6 +359,9 @@ int cmd_migrate(int argc, char **argv)
 	}
 	stage_time("cache-miss");
 	bm_cache_record(cache);
+	/* each file only the facts need is parsed once for all runs, in every mode
+	 * (parse_cache.c) */
+	parse_cache_enable(!m.a.no_cache);
 
 	/* 1. the inventory */
 	progress_begin("inventory (analyzer)", 0);
@@ -692,6 +696,7 @@ output:
 	else if (bm_run_exit_code(&m.inv) != BM_EXIT_CLEAN)
 		rc = BM_EXIT_FINDINGS;
 out:
+	parse_cache_enable(false);
 	bm_reuse_free(reuse);
 	json_decref(cached);
 	bm_cache_close(cache);

@@ -710,6 +710,32 @@ static char *read_counted(FILE *f, size_t max)
 static void write_inclusions(FILE *f, struct parse_env *env, const char *path,
 			     CXTranslationUnit tu);
 
+/* A result kept by an earlier run (bm_parse_cache) names that run's private folder
+ * FROM where this run's is TO: read here, its paths name this run's.  FROM NULL: a
+ * result of this run. */
+struct relocation {
+	const char *from, *to;
+};
+
+/* S (taken) with every FROM of R made TO. */
+static char *relocated(char *s, const struct relocation *r)
+{
+	struct sbuf b = {0};
+	const char *p, *q;
+	size_t n;
+
+	if (!s || !r || !r->from || !strstr(s, r->from))
+		return s;
+	n = strlen(r->from);
+	for (p = s; (q = strstr(p, r->from)); p = q + n) {
+		sbuf_addn(&b, p, (size_t)(q - p));
+		sbuf_add(&b, r->to);
+	}
+	sbuf_add(&b, p);
+	free(s);
+	return sbuf_take(&b);
+}
+
 /* The functions of the child's unit as plain data (func_model.c), when the run gave
  * it the text the parent's facts read (T->src). */
 static void child_model(FILE *f, CXTranslationUnit tu, CXFile self, const char *path,
@@ -923,8 +949,11 @@ static void note_miss(CXFile inc, CXSourceLocation *stack, unsigned n, CXClientD
 	struct miss_probe *mp = data;
 	CXString name = clang_getFileName(inc);
 	const char *s = clang_getCString(name);
-	size_t sl = strlen(mp->env->stubdir);
+	size_t sl = strlen(mp->env->stubdir), ml = strlen(mp->env->modeldir);
 	bool stub = s && !strncmp(s, mp->env->stubdir, sl) && s[sl] == '/' && s[sl + 1];
+	/* the model's folder comes after every other: a header found there is one the
+	 * others lack, as for a stub */
+	bool model = s && !strncmp(s, mp->env->modeldir, ml) && s[ml] == '/' && s[ml + 1];
 
 	if (!s || !n) { /* the main file */
 		clang_disposeString(name);
@@ -934,8 +963,8 @@ static void note_miss(CXFile inc, CXSourceLocation *stack, unsigned n, CXClientD
 		search_dirs(mp->env, mp->path, &mp->spelt, &mp->dirs);
 		mp->have_dirs = true;
 	}
-	if (stub) {
-		const char *h = s + sl + 1;
+	if (stub || model) {
+		const char *h = s + (stub ? sl : ml) + 1;
 		CXFile from = NULL;
 
 		for (size_t i = 0; i < mp->dirs.n; i++)
@@ -945,7 +974,8 @@ static void note_miss(CXFile inc, CXSourceLocation *stack, unsigned n, CXClientD
 			CXString fn = clang_getFileName(from);
 			const char *f = clang_getCString(fn), *slash = f ? strrchr(f, '/') : NULL;
 
-			if (f && strncmp(f, mp->env->stubdir, sl)) {
+			if (f && strncmp(f, mp->env->stubdir, sl) &&
+			    strncmp(f, mp->env->modeldir, ml)) {
 				char *d = slash ? xstrndup(f, (size_t)(slash - f)) : xstrdup(".");
 
 				note_miss_in(mp, *d ? d : "/", h);
@@ -1023,9 +1053,11 @@ static void inclusions_of(struct parse_env *env, const char *path, CXTranslation
 		clang_getInclusions(tu, find_include, &mp);
 	in->used_model = env->model_mode || mp.found;
 	clang_getInclusions(tu, list_inclusion, &in->includes);
-	if (bm_input_hook) /* every header is an input of a cached result (cli/cache.c) */
+	/* every header is an input of a cached result (cli/cache.c), and of a kept parse */
+	if (bm_input_hook || bm_parse_cache)
 		clang_getInclusions(tu, note_inclusion, &in->inputs);
-	if (bm_missing_hook) { /* and every place a missing header was looked for */
+	if (bm_missing_hook ||
+	    bm_parse_cache) { /* and every place a missing header was looked for */
 		struct miss_probe mp = {env, path, {0}, {0}, false, &in->missing};
 
 		clang_getInclusions(tu, note_miss, &mp);
@@ -1060,14 +1092,14 @@ static void write_strlist(FILE *f, const struct bm_strlist *l)
 		write_counted(f, l->v[i]);
 }
 
-static bool read_strlist(FILE *f, struct bm_strlist *l)
+static bool read_strlist(FILE *f, struct bm_strlist *l, const struct relocation *r)
 {
 	size_t n;
 
 	if (fscanf(f, "%zu", &n) != 1 || n > (1u << 20))
 		return false;
 	for (size_t i = 0; i < n; i++) {
-		char *s = read_counted(f, 1u << 16);
+		char *s = relocated(read_counted(f, 1u << 16), r);
 
 		if (!s)
 			return false;
@@ -1089,13 +1121,13 @@ static void write_inclusions(FILE *f, struct parse_env *env, const char *path, C
 	inclusions_free(&in);
 }
 
-static bool read_inclusions(FILE *f, struct inclusions *in)
+static bool read_inclusions(FILE *f, struct inclusions *in, const struct relocation *r)
 {
 	int used;
 
 	memset(in, 0, sizeof(*in));
-	if (fscanf(f, " INCLUSIONS %d", &used) != 1 || !read_strlist(f, &in->includes) ||
-	    !read_strlist(f, &in->inputs) || !read_strlist(f, &in->missing)) {
+	if (fscanf(f, " INCLUSIONS %d", &used) != 1 || !read_strlist(f, &in->includes, r) ||
+	    !read_strlist(f, &in->inputs, r) || !read_strlist(f, &in->missing, r)) {
 		inclusions_free(in);
 		return false;
 	}
@@ -1156,7 +1188,7 @@ static void load_diagnostics(struct parse_env *env, struct bm_file *file, struct
 /* The child's account of its diagnostics (child_parse) for the AST it saved; false
  * when the result file is short. */
 static bool read_child_diagnostics(FILE *f, struct bm_file *file, struct tunit *t, size_t noffs,
-				   size_t ntexts, struct inclusions *in)
+				   size_t ntexts, struct inclusions *in, const struct relocation *r)
 {
 	for (size_t i = 0; i < noffs; i++) {
 		size_t off;
@@ -1166,7 +1198,7 @@ static bool read_child_diagnostics(FILE *f, struct bm_file *file, struct tunit *
 		*(size_t *)vec_push(t->err_offsets, t->nerr, t->err_cap) = off;
 	}
 	for (size_t i = 0; i < ntexts; i++) {
-		char *s = read_counted(f, 1u << 20);
+		char *s = relocated(read_counted(f, 1u << 20), r);
 
 		if (!s)
 			return false;
@@ -1174,7 +1206,7 @@ static bool read_child_diagnostics(FILE *f, struct bm_file *file, struct tunit *
 	}
 	if (!func_index_read(f, t))
 		return false;
-	if (!read_inclusions(f, in)) {
+	if (!read_inclusions(f, in, r)) {
 		func_index_free(t);
 		return false;
 	}
@@ -1233,10 +1265,126 @@ CXTranslationUnit parse_again(struct parse_env *env, CXIndex idx, const char *pa
 	return tu;
 }
 
+/*
+ * Results kept between runs (bm_parse_cache): a file parsed for the whole-tree facts
+ * alone is read from its child's result, which a run that parses the same text in the
+ * same way would make again.  KEY names that parse: the file, its text, the working
+ * folder, the parse's arguments with this run's private folder as "\1" (each run's
+ * has its own name: the model, the stubs and --kernel-tree's overlay are there),
+ * libclang, and the switches that shape what the child writes.  Its inputs are the
+ * cache's (cli/parse_cache.c).  A file in a private folder (migrate's copies) is a
+ * file of this run only: nothing is kept of it.
+ */
+const struct parse_cache_ops *bm_parse_cache;
+
+static void key_part(struct sbuf *b, const char *s, size_t n)
+{
+	char len[32];
+
+	snprintf(len, sizeof(len), "%zu:", n);
+	sbuf_add(b, len);
+	sbuf_addn(b, s, n);
+}
+
+static char *kept_result_key(struct parse_env *env, const char *path, const struct tunit *t,
+			     size_t *len)
+{
+	static const char *const switches[] = {"BLKMIG_PARENT_BUILD", "BLKMIG_DEFER_EVERY_AST",
+					       "BLKMIG_SAVE_EVERY_AST"};
+	struct relocation mine = {env->tmp, "\1"};
+	char abspath[PATH_MAX], cwd[PATH_MAX], *dir = NULL;
+	struct bm_strlist a = {0};
+	struct sbuf b = {0};
+	CXString v;
+
+	if (!bm_parse_cache || !t->facts_only || !t->src || getenv("BLKMIG_FAULT_INJECT") ||
+	    bm_parse_in_process || !realpath(path, abspath) || cleanup_is_private(abspath) ||
+	    !getcwd(cwd, sizeof(cwd)))
+		return NULL;
+	key_part(&b, path, strlen(path));
+	key_part(&b, cwd, strlen(cwd));
+	key_part(&b, t->src, t->len);
+	build_args(env, path, &a, &dir);
+	for (size_t i = 0; i < a.n; i++) {
+		char *arg = relocated(xstrdup(a.v[i]), &mine);
+
+		key_part(&b, arg, strlen(arg));
+		free(arg);
+	}
+	key_part(&b, dir ? dir : "", dir ? strlen(dir) : 0);
+	v = clang_getClangVersion();
+	key_part(&b, clang_getCString(v), strlen(clang_getCString(v)));
+	clang_disposeString(v);
+	for (size_t i = 0; i < sizeof(switches) / sizeof(switches[0]); i++) {
+		const char *e = getenv(switches[i]);
+
+		key_part(&b, e ? e : "", e ? strlen(e) : 0);
+	}
+	free(dir);
+	strlist_free(&a);
+	*len = b.len;
+	return sbuf_take(&b);
+}
+
+static bool under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return !strncmp(path, dir, n) && path[n] == '/';
+}
+
+/* The result kept for KEY, written to RES as its child would have; *WAS its run's folder. */
+static bool take_kept_result(struct parse_env *env, const char *key, size_t keylen, const char *res,
+			     char **was)
+{
+	size_t len = 0;
+	char *data = bm_parse_cache->lookup(key, keylen, env->tmp, was, &len);
+	FILE *f;
+	bool ok;
+
+	if (!data)
+		return false;
+	f = fopen(res, "w");
+	ok = f && fwrite(data, 1, len, f) == len;
+	if (f && fclose(f))
+		ok = false;
+	free(data);
+	if (!ok) {
+		free(*was);
+		*was = NULL;
+	}
+	return ok;
+}
+
+/* Keep the child's result RES of the parse KEY names, with what IN says it read. */
+static void keep_result(struct parse_env *env, const char *key, size_t keylen,
+			const struct timespec *since, const char *res, const struct inclusions *in)
+{
+	void (*hook)(const char *, const char *, size_t) = bm_input_hook;
+	struct bm_strlist inputs = {0};
+	size_t len = 0;
+	char *data;
+
+	bm_input_hook = NULL; /* the run's own file: no input */
+	data = read_file(res, &len);
+	bm_input_hook = hook;
+	if (!data)
+		return;
+	/* a stub is not an input: the places the header was looked for in vain make it */
+	for (size_t i = 0; i < in->inputs.n; i++)
+		if (!under(in->inputs.v[i], env->stubdir))
+			strlist_push(&inputs, in->inputs.v[i]);
+	bm_parse_cache->store(key, keylen, env->tmp, since, data, len, &inputs, &in->missing);
+	strlist_free(&inputs);
+	free(data);
+}
+
 /* Finish one file in the parent after its child exited with STATUS. */
 static bool finish_file(struct parse_env *env, CXIndex idx, size_t fi, int status, bool timed_out,
-			size_t k, struct tunit *t)
+			size_t k, struct tunit *t, const char *key, size_t keylen, const char *was,
+			const struct timespec *since)
 {
+	struct relocation r = {was, env->tmp};
 	struct bm_file *file = &env->run->files[fi];
 	char *res = xasprintf("%s/res.%zu", env->tmp, k);
 	char *ast = xasprintf("%s/ast.%zu", env->tmp, k);
@@ -1278,9 +1426,16 @@ static bool finish_file(struct parse_env *env, CXIndex idx, size_t fi, int statu
 			 * asks libclang (units.c) */
 			file->warnings = warnings;
 			file->errors = errors;
-			from_child = read_child_diagnostics(f, file, t, noffs, ntexts, &in);
+			from_child = read_child_diagnostics(f, file, t, noffs, ntexts, &in, &r);
 			if (from_child) {
 				fclose(f);
+				/* the stubs the kept parse had: this run's parses make them too */
+				for (size_t i = 0; was && i < in.includes.n; i++)
+					if (under(in.includes.v[i], env->stubdir))
+						make_stub(env, in.includes.v[i] +
+								   strlen(env->stubdir) + 1);
+				if (key && !was && saved == 2)
+					keep_result(env, key, keylen, since, res, &in);
 				apply_inclusions(file, t, &in);
 				set_status(file, stubbed);
 				unlink(res);
@@ -1319,10 +1474,24 @@ static bool finish_file(struct parse_env *env, CXIndex idx, size_t fi, int statu
 }
 
 /* Load the translation units of the children that have exited. */
+/* Per file of a parse_files(): how it ended, and its kept result's key. */
+struct parse_jobs {
+	int *exit_status;
+	bool *exit_timed_out;
+	char *finished; /* 1 exited, 2 loaded */
+	char **key;	/* NULL: nothing kept of its parse */
+	size_t *keylen;
+	char **was;		/* a kept result's run's private folder (take_kept_result) */
+	struct timespec *since; /* when its parse began (CLOCK_REALTIME) */
+};
+
 static void flush_finished(struct parse_env *env, CXIndex idx, size_t *files, size_t nfiles,
-			   struct tunit *tus, const int *exit_status, const bool *exit_timed_out,
-			   char *finished, size_t *nok)
+			   struct tunit *tus, struct parse_jobs *pj, size_t *nok)
 {
+	const int *exit_status = pj->exit_status;
+	const bool *exit_timed_out = pj->exit_timed_out;
+	char *finished = pj->finished;
+
 	for (size_t k = 0; k < nfiles; k++) {
 		struct tunit *t = &tus[k];
 
@@ -1331,7 +1500,8 @@ static void flush_finished(struct parse_env *env, CXIndex idx, size_t *files, si
 		finished[k] = 2;
 		if (exit_status[k] == -1)
 			continue; /* never started (fork failed) */
-		if (finish_file(env, idx, files[k], exit_status[k], exit_timed_out[k], k, t))
+		if (finish_file(env, idx, files[k], exit_status[k], exit_timed_out[k], k, t,
+				pj->key[k], pj->keylen[k], pj->was[k], &pj->since[k]))
 			(*nok)++;
 		if (!env->run->opt.quiet && env->run->files[files[k]].status == BM_PARSE_FAILED)
 			fprintf(stderr, "blkmig: %s: %s\n", t->path,
@@ -1374,11 +1544,21 @@ size_t parse_files(struct parse_env *env, CXIndex idx, size_t *files, size_t nfi
 		return parse_files_in_process(env, idx, files, nfiles, tus);
 	int jobs = env->run->opt.jobs > 0 ? env->run->opt.jobs : 1;
 	struct job *running = xcalloc((size_t)jobs, sizeof(*running));
-	int *exit_status = xcalloc(nfiles + 1, sizeof(int));
-	bool *exit_timed_out = xcalloc(nfiles + 1, sizeof(bool));
-	char *finished = xcalloc(nfiles + 1, 1); /* 1 exited, 2 loaded */
+	struct parse_jobs pj = {
+	    .exit_status = xcalloc(nfiles + 1, sizeof(int)),
+	    .exit_timed_out = xcalloc(nfiles + 1, sizeof(bool)),
+	    .finished = xcalloc(nfiles + 1, 1),
+	    .key = xcalloc(nfiles + 1, sizeof(char *)),
+	    .keylen = xcalloc(nfiles + 1, sizeof(size_t)),
+	    .was = xcalloc(nfiles + 1, sizeof(char *)),
+	    .since = xcalloc(nfiles + 1, sizeof(struct timespec)),
+	};
+	int *exit_status = pj.exit_status;
+	bool *exit_timed_out = pj.exit_timed_out;
+	char *finished = pj.finished;
 	size_t pending = 0;
-	size_t next = 0, done = 0, nok = 0;
+
+	size_t next = 0, done = 0, nok = 0, nkept = 0, nkeyed = 0;
 	int nrun = 0;
 
 	for (int j = 0; j < jobs; j++)
@@ -1404,6 +1584,28 @@ size_t parse_files(struct parse_env *env, CXIndex idx, size_t *files, size_t nfi
 			char *ast = xasprintf("%s/ast.%zu", env->tmp, k);
 			pid_t pid;
 
+			clock_gettime(CLOCK_REALTIME, &pj.since[k]);
+			pj.key[k] = kept_result_key(env, fpath, &tus[k], &pj.keylen[k]);
+			nkeyed += pj.key[k] != NULL;
+			if (pj.key[k] &&
+			    take_kept_result(env, pj.key[k], pj.keylen[k], res, &pj.was[k])) {
+				/* as if its child had written it and exited */
+				tus[k].file_index = files[k];
+				tus[k].path = fpath;
+				finished[k] = 1;
+				pending++;
+				done++;
+				nkept++;
+				if (getenv("BLKMIG_UNIT_TRACE"))
+					fprintf(stderr, "blkmig: parse kept: %s\n", fpath);
+				progress_step(1);
+				free(res);
+				free(ast);
+				j--; /* slot j is still free */
+				continue;
+			}
+			if (pj.key[k] && getenv("BLKMIG_UNIT_TRACE"))
+				fprintf(stderr, "blkmig: parse not kept: %s\n", fpath);
 			fflush(NULL);
 			pid = fork();
 			if (pid == 0) {
@@ -1467,8 +1669,7 @@ size_t parse_files(struct parse_env *env, CXIndex idx, size_t *files, size_t nfi
 		}
 		/* bounded: at most 128 saved ASTs wait on disk */
 		if (pending >= 128) {
-			flush_finished(env, idx, files, nfiles, tus, exit_status, exit_timed_out,
-				       finished, &nok);
+			flush_finished(env, idx, files, nfiles, tus, &pj, &nok);
 			pending = 0;
 		}
 		if (!progressed && nrun > 0) {
@@ -1478,7 +1679,19 @@ size_t parse_files(struct parse_env *env, CXIndex idx, size_t *files, size_t nfi
 		}
 	}
 	free(running);
-	flush_finished(env, idx, files, nfiles, tus, exit_status, exit_timed_out, finished, &nok);
+	flush_finished(env, idx, files, nfiles, tus, &pj, &nok);
+	if (nkeyed && getenv("BLKMIG_STAGE_TIMES"))
+		fprintf(stderr,
+			"blkmig: the parse of %zu of %zu file(s) kept from an earlier run\n", nkept,
+			nkeyed);
+	for (size_t k = 0; k < nfiles; k++) {
+		free(pj.key[k]);
+		free(pj.was[k]);
+	}
+	free(pj.key);
+	free(pj.keylen);
+	free(pj.was);
+	free(pj.since);
 	free(finished);
 	free(exit_status);
 	free(exit_timed_out);

@@ -420,6 +420,111 @@ spatch_cache_test() {
 }
 spatch_cache_test
 
+# ---- a parse child's result kept between runs (cli/parse_cache.c): after one file is
+# edited, each file parsed for the whole-tree facts alone comes from its entry (its parse
+# made in another run's private folder, whose model headers are this run's), and the
+# result is a --no-cache run's; a header such a file includes is an input of its entry
+# alone, and so is a header appearing in an -I folder searched before the model (then the
+# whole run's entry is void too), and --kernel-tree's configuration ---------------------
+parse_cache_test() {
+	local w=$SCRATCH/pcache c
+	mkdir -p "$w/d" "$w/inc0"
+	for c in xwrap callers multi; do
+		cp -r "$TOP/tests/analyzer/cases/$c" "$w/d/"
+	done
+	find "$w/d" -name '*.fixed.c' -delete
+	find "$w" -exec touch -d '1 minute ago' {} +
+	pcrun() { # pcrun NAME [ARGS]: migrate d, with the parse trace in NAME.err
+		local name=$1
+		shift
+		(cd "$w" && XDG_CACHE_HOME=$w/xdg BLKMIG_UNIT_TRACE=1 "$BLKMIG" migrate -q "$@" \
+			--patch "$name.patch" --report "$name.rep" -I inc0 d) > /dev/null 2> "$w/$name.err"
+	}
+	pcedit() { # pcedit FILE: a change of FILE that keeps its name (and its folder's entries)
+		printf '/* edited */\n' >> "$w/$1"
+		touch -d '1 minute ago' "$w/$1"
+	}
+	kept() { grep -c "^blkmig: parse kept: ${2-}" "$w/$1.err"; }
+	notkept() { grep -c "^blkmig: parse not kept: ${2-}" "$w/$1.err"; }
+	pcrun cold
+	pcedit d/xwrap/xw_core.c
+	pcrun edited
+	pcrun edited-nocache --no-cache
+	if [ "$(kept cold)" = 0 ] && [ "$(notkept cold)" -ge 3 ] &&
+		[ "$(kept edited)" = "$(notkept cold)" ] && [ "$(notkept edited)" = 0 ] &&
+		[ "$(kept edited-nocache)$(notkept edited-nocache)" = 00 ] &&
+		samerun "$w" edited edited-nocache &&
+		cmp -s "$w/edited.rep/report.txt" "$w/edited-nocache.rep/report.txt"; then
+		pass parse-cache/one-file-edited-facts-files-from-cache-same-result
+	else
+		fail parse-cache/one-file-edited-facts-files-from-cache-same-result "kept: cold $(kept cold)/$(notkept cold), edited $(kept edited)/$(notkept edited); $(diff "$w/edited.patch" "$w/edited-nocache.patch" | head -4 | tr '\n' '|')"
+	fi
+	# xw.h: xw_irq.c includes it, xw_proc.c does not
+	pcedit d/xwrap/xw.h
+	pcrun header
+	pcrun header-nocache --no-cache
+	if [ "$(notkept header d/xwrap/xw_irq.c)" = 1 ] && [ "$(kept header d/xwrap/xw_proc.c)" = 1 ] &&
+		[ "$(notkept header)" = 1 ] && samerun "$w" header header-nocache; then
+		pass parse-cache/header-a-file-includes-is-an-input
+	else
+		fail parse-cache/header-a-file-includes-is-an-input "$(grep 'parse.*kept' "$w/header.err" | tr '\n' '|')"
+	fi
+	# <linux/interrupt.h> appears in inc0, searched before the model: the files that
+	# include it are parsed again, the others are not
+	mkdir -p "$w/inc0/linux"
+	printf '/* a local interrupt.h */\n#include <blkmig_model.h>\n' > "$w/inc0/linux/interrupt.h"
+	find "$w/inc0" -exec touch -d '1 minute ago' {} +
+	pcrun appeared
+	pcrun appeared-nocache --no-cache
+	if [ "$(notkept appeared d/callers/cal_irq.c)" = 1 ] &&
+		[ "$(kept appeared d/xwrap/xw_proc.c)" = 1 ] && samerun "$w" appeared appeared-nocache; then
+		pass parse-cache/header-appearing-earlier-is-an-input
+	else
+		fail parse-cache/header-appearing-earlier-is-an-input "$(grep 'parse.*kept' "$w/appeared.err" | tr '\n' '|')"
+	fi
+	# --kernel-tree: the configuration header each run generates in its private folder
+	# from the tree's defconfig is an input by its content
+	local k=$w/kt
+	mkdir -p "$k/include/linux" "$k/arch/x86/configs" "$k/drivers/block"
+	printf 'VERSION = 2\nPATCHLEVEL = 6\nSUBLEVEL = 24\n' > "$k/Makefile"
+	: > "$k/include/linux/kernel.h"
+	printf 'CONFIG_X86_64=y\nCONFIG_XW=y\n' > "$k/arch/x86/configs/x86_64_defconfig"
+	cp -r "$w/d/xwrap" "$k/drivers/block/"
+	# xw_proc.c reads a header through the run's asm overlay (a link into the tree)
+	mkdir -p "$k/include/asm-x86"
+	printf '#define XWA_DEPTH 4\n' > "$k/include/asm-x86/xwa.h"
+	printf '#include <asm/xwa.h>\n' >> "$k/drivers/block/xwrap/xw_proc.c"
+	find "$k" -exec touch -d '1 minute ago' {} +
+	ktrun() { # ktrun NAME: migrate --check of the tree's xwrap
+		(cd "$w" && XDG_CACHE_HOME=$w/xdg BLKMIG_UNIT_TRACE=1 "$BLKMIG" migrate -q --check \
+			--kernel-tree kt kt/drivers/block/xwrap) > /dev/null 2> "$w/$1.err"
+	}
+	ktrun kt-cold
+	pcedit kt/drivers/block/xwrap/xw_core.c
+	ktrun kt-edited
+	# the header behind the overlay changes: the whole run's entry (stored by a run that
+	# took xw_proc.c's parse from its entry) and xw_proc.c's are void, xw_irq.c's is not
+	printf '#define XWA_DEPTH 8\n' > "$k/include/asm-x86/xwa.h"
+	touch -d '1 minute ago' "$k/include/asm-x86/xwa.h"
+	ktrun kt-asm
+	printf 'CONFIG_X86_64=y\n# CONFIG_XW is not set\n' > "$k/arch/x86/configs/x86_64_defconfig"
+	touch -d '1 minute ago' "$k/arch/x86/configs/x86_64_defconfig"
+	ktrun kt-config
+	if [ "$(notkept kt-cold)" = 2 ] && [ "$(kept kt-edited)" = 2 ] &&
+		[ "$(notkept kt-config)" = 2 ] && [ "$(kept kt-config)" = 0 ]; then
+		pass parse-cache/kernel-tree-configuration-is-an-input
+	else
+		fail parse-cache/kernel-tree-configuration-is-an-input "kept/not: cold $(kept kt-cold)/$(notkept kt-cold), edited $(kept kt-edited)/$(notkept kt-edited), config $(kept kt-config)/$(notkept kt-config)"
+	fi
+	if [ "$(notkept kt-asm kt/drivers/block/xwrap/xw_proc.c)" = 1 ] &&
+		[ "$(kept kt-asm kt/drivers/block/xwrap/xw_irq.c)" = 1 ]; then
+		pass parse-cache/header-behind-the-asm-overlay-is-an-input
+	else
+		fail parse-cache/header-behind-the-asm-overlay-is-an-input "$(grep 'parse.*kept' "$w/kt-asm.err" | tr '\n' '|')"
+	fi
+}
+parse_cache_test
+
 # ---- the output check's parse verdict per file kept between runs (cli/guard_cache.c):
 # gc1.c and gc2.c parse with an error, so the check parses each original; an edit of one
 # parses that one again, and the result is a --no-cache run's; a header only gc1.c
