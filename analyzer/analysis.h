@@ -403,21 +403,24 @@ CXTranslationUnit parse_again(struct parse_env *env, CXIndex idx, const char *pa
 			      char **ast_path);
 /*
  * A parse child's result kept between runs (cli/parse_cache.c), for a file parsed for the
- * whole-tree facts alone (tunit.facts_only: all the analysis reads of it is that result).
- * NULL, keeping none, unless the command keeps its results (migrate's cache).
+ * whole-tree facts alone (tunit.facts_only: all the analysis reads of it is that result),
+ * or a copy in migrate's private tree (taken without its AST: parsed again if a question
+ * needs libclang).  NULL, keeping none, unless the command keeps its results (migrate).
  */
 struct parse_cache_ops {
-	/* The result (LEN bytes) kept for the parse KEY names, or NULL.  *WAS: the private
-	 * folder of the run that made it, for the paths in it to be read as TMP's.  Valid
-	 * when every file it read, and each file in TMP as in WAS, is as it was, and every
-	 * place it looked for a header in vain still holds none. */
-	char *(*lookup)(const char *key, size_t keylen, const char *tmp, char **was, size_t *len);
-	/* Keep RESULT (LEN bytes) for KEY: a parse begun at SINCE (CLOCK_REALTIME) in the
-	 * private folder TMP that read INPUTS and looked for MISSING in vain (either may
-	 * lie in TMP).  Nothing is kept when an input changed since. */
-	void (*store)(const char *key, size_t keylen, const char *tmp, const struct timespec *since,
-		      const char *result, size_t len, const struct bm_strlist *inputs,
-		      const struct bm_strlist *missing);
+	/* The result (LEN bytes) kept for the parse KEY names, or NULL.  WAS: the private
+	 * folders of the run that made it (its parse environment's, and the copy's or
+	 * NULL), for the paths in them to be read as NOW's.  Valid when every file it
+	 * read, and each file in those folders as in NOW's, is as it was, and every place
+	 * it looked for a header in vain still holds none. */
+	char *(*lookup)(const char *key, size_t keylen, const char *const now[2], char *was[2],
+			size_t *len);
+	/* Keep RESULT (LEN bytes) for KEY: a parse begun at SINCE (CLOCK_REALTIME) with the
+	 * private folders DIRS (as for lookup) that read INPUTS and looked for MISSING in
+	 * vain (either may lie in DIRS).  Nothing is kept when an input changed since. */
+	void (*store)(const char *key, size_t keylen, const char *const dirs[2],
+		      const struct timespec *since, const char *result, size_t len,
+		      const struct bm_strlist *inputs, const struct bm_strlist *missing);
 };
 extern const struct parse_cache_ops *bm_parse_cache;
 /* Parse files[] (indices into run->files) into tus; failed files get status. */

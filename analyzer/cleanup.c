@@ -630,7 +630,7 @@ int cleanup_lock_tree(char *const *paths, size_t n)
 	return 0;
 }
 
-bool cleanup_is_private(const char *path)
+size_t cleanup_private_root(const char *path)
 {
 	for (const char *s = path; (s = strstr(s, "/" CLEANUP_DIR_PREFIX)); s++) {
 		const char *d = s + 1 + strlen(CLEANUP_DIR_PREFIX), *end;
@@ -641,7 +641,12 @@ bool cleanup_is_private(const char *path)
 			d++;
 		end = strchr(d, '/');
 		if (*d == '.' && end && end - d == 7)
-			return true;
+			return (size_t)(end - path);
 	}
-	return false;
+	return 0;
+}
+
+bool cleanup_is_private(const char *path)
+{
+	return cleanup_private_root(path) > 0;
 }

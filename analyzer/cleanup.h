@@ -59,6 +59,8 @@ void cleanup_stale_private_dirs(void);
 #define CLEANUP_DIR_PREFIX "blkmig."
 /* Whether PATH lies in a private directory of a run (CLEANUP_DIR_PREFIX "<pid>.XXXXXX"). */
 bool cleanup_is_private(const char *path);
+/* ... the length of PATH's part that names that directory; 0 when it lies in none. */
+size_t cleanup_private_root(const char *path);
 /* In a private directory an older blkmig made without its owner in the name
  * (blkmig.XXXXXX, blkmig-migrate.XXXXXX): the owner's pid, removed last with the
  * directory.  Still read, so that such leftovers are removed. */

@@ -1,16 +1,17 @@
 /*
  * parse_cache.c - a parse child's result kept between runs (issue 24: a run after
  * editing one file of a tree parses that file again, not the files only its whole-tree
- * facts read).
+ * facts read, nor migrate's copies of the files spatch's result leaves as they were).
  *
  * parse.c names a file's parse by a key (the file, its text, the parse's arguments,
- * libclang, blkmig) and hands over what its child wrote for a file parsed for the
- * facts alone: the result (binary, kept beside the entry of the result cache, cache.c,
- * command "parse-file"), the files it read and the places it looked for a header in
- * vain, which are the entry's inputs.  Those in the run's private folder (the model
- * headers, --kernel-tree's configuration and asm overlay) are made again by every run
- * under another name: they are kept by their name inside the folder with their content,
- * and a later run's lookup checks its own folder's files against them.
+ * libclang, blkmig) and hands over what its child wrote: the result (binary, kept
+ * beside the entry of the result cache, cache.c, command "parse-file"), the files it
+ * read and the places it looked for a header in vain, which are the entry's inputs.
+ * Those in the run's private folders (its parse environment's: the model headers,
+ * --kernel-tree's configuration and asm overlay; migrate's private tree, for a copy)
+ * are made again by every run under other names: they are kept by their name inside
+ * the folder with their content, and a later run's lookup checks its own folders'
+ * files against them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,16 +31,23 @@ static struct bm_cache *entry_of(const char *key, size_t keylen)
 	return e;
 }
 
-/* PATH inside the private folder TMP: its name there; NULL outside it. */
-static const char *inside(const char *path, const char *tmp)
+/* PATH inside one of the private folders DIRS: its name there, *WHICH the folder; NULL
+ * outside them. */
+static const char *inside(const char *path, const char *const dirs[2], int *which)
 {
-	size_t n = strlen(tmp);
+	for (int i = 0; i < 2; i++) {
+		size_t n = dirs[i] ? strlen(dirs[i]) : 0;
 
-	return !strncmp(path, tmp, n) && path[n] == '/' ? path + n + 1 : NULL;
+		if (n && !strncmp(path, dirs[i], n) && path[n] == '/') {
+			*which = i;
+			return path + n + 1;
+		}
+	}
+	return NULL;
 }
 
-/* Whether each file of the folder the entry names is in TMP as it was there. */
-static bool private_files_unchanged(json_t *files, const char *tmp)
+/* Whether each file of the folders the entry names is in NOW's as it was there. */
+static bool private_files_unchanged(json_t *files, const char *const now[2])
 {
 	size_t i;
 	json_t *f;
@@ -50,30 +58,37 @@ static bool private_files_unchanged(json_t *files, const char *tmp)
 	{
 		const char *name = json_string_value(json_array_get(f, 0));
 		const char *hash = json_string_value(json_array_get(f, 1));
-		char *path, now[65];
+		json_int_t which = json_integer_value(json_array_get(f, 2));
+		char *path, h[65];
 
-		if (!name || !hash)
+		if (!name || !hash || which < 0 || which > 1 || !now[which])
 			return false;
-		path = xasprintf("%s/%s", tmp, name);
-		bm_cache_hash_file(path, now);
+		path = xasprintf("%s/%s", now[which], name);
+		bm_cache_hash_file(path, h);
 		free(path);
-		if (strcmp(now, hash))
+		if (strcmp(h, hash))
 			return false;
 	}
 	return true;
 }
 
-static char *lookup(const char *key, size_t keylen, const char *tmp, char **was, size_t *len)
+static char *lookup(const char *key, size_t keylen, const char *const now[2], char *was[2],
+		    size_t *len)
 {
 	struct bm_cache *e = entry_of(key, keylen);
-	json_t *st = bm_cache_lookup(e);
-	const char *from = json_string_value(json_object_get(st, "tmp"));
+	json_t *st = bm_cache_lookup(e), *dirs = json_object_get(st, "dirs");
+	const char *from = json_string_value(json_array_get(dirs, 0));
+	const char *copies = json_string_value(json_array_get(dirs, 1));
 	char *data = NULL;
 
-	*was = NULL;
-	if (st && from && private_files_unchanged(json_object_get(st, "private"), tmp) &&
-	    (data = bm_cache_blob(e, st, len)))
-		*was = xstrdup(from);
+	was[0] = was[1] = NULL;
+	/* a copy's entry is one for a copy */
+	if (st && from && !copies == !now[1] &&
+	    private_files_unchanged(json_object_get(st, "private"), now) &&
+	    (data = bm_cache_blob(e, st, len))) {
+		was[0] = xstrdup(from);
+		was[1] = copies ? xstrdup(copies) : NULL;
+	}
 	json_decref(st);
 	bm_cache_close(e);
 	return data;
@@ -81,10 +96,11 @@ static char *lookup(const char *key, size_t keylen, const char *tmp, char **was,
 
 /* PATH (read, or looked for in vain: MISSING) as an input of E, or of PRIVATE; false
  * when a private file changed since the parse began (SINCE). */
-static bool add(struct bm_cache *e, json_t *private, const char *tmp, const char *path,
+static bool add(struct bm_cache *e, json_t *private, const char *const dirs[2], const char *path,
 		bool missing, const struct timespec *since)
 {
-	const char *name = inside(path, tmp);
+	int which = 0;
+	const char *name = inside(path, dirs, &which);
 	struct stat st;
 	char hash[65];
 
@@ -100,13 +116,13 @@ static bool add(struct bm_cache *e, json_t *private, const char *tmp, const char
 	     (st.st_mtim.tv_sec == since->tv_sec && st.st_mtim.tv_nsec >= since->tv_nsec)))
 		return missing; /* made since: a stub of another parse, else not what it read */
 	bm_cache_hash_file(path, hash);
-	json_array_append_new(private, json_pack("[s, s]", name, hash));
+	json_array_append_new(private, json_pack("[s, s, i]", name, hash, which));
 	return true;
 }
 
-static void store(const char *key, size_t keylen, const char *tmp, const struct timespec *since,
-		  const char *result, size_t len, const struct bm_strlist *inputs,
-		  const struct bm_strlist *missing)
+static void store(const char *key, size_t keylen, const char *const dirs[2],
+		  const struct timespec *since, const char *result, size_t len,
+		  const struct bm_strlist *inputs, const struct bm_strlist *missing)
 {
 	struct bm_cache *e = entry_of(key, keylen);
 	json_t *private = json_array();
@@ -114,12 +130,13 @@ static void store(const char *key, size_t keylen, const char *tmp, const struct 
 
 	bm_cache_since(e, since);
 	for (size_t i = 0; ok && i < inputs->n; i++)
-		ok = add(e, private, tmp, inputs->v[i], false, since);
+		ok = add(e, private, dirs, inputs->v[i], false, since);
 	for (size_t i = 0; ok && i < missing->n; i++)
-		ok = add(e, private, tmp, missing->v[i], true, since);
+		ok = add(e, private, dirs, missing->v[i], true, since);
 	if (ok)
-		bm_cache_store_blob(e, json_pack("{s:s, s:o}", "tmp", tmp, "private", private),
-				    result, len);
+		bm_cache_store_blob(
+		    e, json_pack("{s:[s, s?], s:o}", "dirs", dirs[0], dirs[1], "private", private),
+		    result, len);
 	else
 		json_decref(private);
 	bm_cache_close(e);

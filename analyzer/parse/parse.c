@@ -710,30 +710,33 @@ static char *read_counted(FILE *f, size_t max)
 static void write_inclusions(FILE *f, struct parse_env *env, const char *path,
 			     CXTranslationUnit tu);
 
-/* A result kept by an earlier run (bm_parse_cache) names that run's private folder
- * FROM where this run's is TO: read here, its paths name this run's.  FROM NULL: a
- * result of this run. */
+/* A result kept by an earlier run (bm_parse_cache) names that run's private folders
+ * FROM (its parse environment's, and the one holding the file if it was a copy) where
+ * this run's are TO: read here, its paths name this run's.  FROM NULL: none. */
 struct relocation {
-	const char *from, *to;
+	const char *from[2], *to[2];
 };
 
 /* S (taken) with every FROM of R made TO. */
 static char *relocated(char *s, const struct relocation *r)
 {
-	struct sbuf b = {0};
-	const char *p, *q;
-	size_t n;
+	for (int i = 0; s && r && i < 2; i++) {
+		struct sbuf b = {0};
+		const char *p, *q;
+		size_t n;
 
-	if (!s || !r || !r->from || !strstr(s, r->from))
-		return s;
-	n = strlen(r->from);
-	for (p = s; (q = strstr(p, r->from)); p = q + n) {
-		sbuf_addn(&b, p, (size_t)(q - p));
-		sbuf_add(&b, r->to);
+		if (!r->from[i] || !r->to[i] || !strstr(s, r->from[i]))
+			continue;
+		n = strlen(r->from[i]);
+		for (p = s; (q = strstr(p, r->from[i])); p = q + n) {
+			sbuf_addn(&b, p, (size_t)(q - p));
+			sbuf_add(&b, r->to[i]);
+		}
+		sbuf_add(&b, p);
+		free(s);
+		s = sbuf_take(&b);
 	}
-	sbuf_add(&b, p);
-	free(s);
-	return sbuf_take(&b);
+	return s;
 }
 
 /* The functions of the child's unit as plain data (func_model.c), when the run gave
@@ -1254,13 +1257,23 @@ CXTranslationUnit parse_again(struct parse_env *env, CXIndex idx, const char *pa
 	*ast_path = NULL;
 	if (!tu)
 		return NULL;
-	/* saved, so that units.c can let it go and load it again like the others */
+	/* saved, so that units.c can let it go and load it again like the others; and
+	 * loaded from there now: a unit read back from its AST holds a fraction of the
+	 * memory of the parse that made it (libclang reads it as asked) */
 	*ast_path = kept_ast_name(env);
 	if (clang_saveTranslationUnit(tu, *ast_path, clang_defaultSaveOptions(tu)) !=
 	    CXSaveError_None) {
 		unlink(*ast_path);
 		free(*ast_path);
 		*ast_path = NULL;
+	} else {
+		CXTranslationUnit loaded = NULL;
+
+		if (clang_createTranslationUnit2(idx, *ast_path, &loaded) == CXError_Success &&
+		    loaded) {
+			clang_disposeTranslationUnit(tu);
+			tu = loaded;
+		}
 	}
 	return tu;
 }
@@ -1268,12 +1281,13 @@ CXTranslationUnit parse_again(struct parse_env *env, CXIndex idx, const char *pa
 /*
  * Results kept between runs (bm_parse_cache): a file parsed for the whole-tree facts
  * alone is read from its child's result, which a run that parses the same text in the
- * same way would make again.  KEY names that parse: the file, its text, the working
- * folder, the parse's arguments with this run's private folder as "\1" (each run's
- * has its own name: the model, the stubs and --kernel-tree's overlay are there),
- * libclang, and the switches that shape what the child writes.  Its inputs are the
- * cache's (cli/parse_cache.c).  A file in a private folder (migrate's copies) is a
- * file of this run only: nothing is kept of it.
+ * same way would make again; so is a copy in migrate's private tree, but for its AST,
+ * which is not kept (a question that needs libclang parses it again, units.c).  KEY
+ * names that parse: the file, its text, the working folder, the parse's arguments with
+ * this run's private folder as "\1" and a copy's as "\2" (each run's have their own
+ * names: the model, the stubs and --kernel-tree's overlay are in the first), libclang,
+ * and the switches that shape what the child writes.  Its inputs are the cache's
+ * (cli/parse_cache.c).
  */
 const struct parse_cache_ops *bm_parse_cache;
 
@@ -1286,23 +1300,41 @@ static void key_part(struct sbuf *b, const char *s, size_t n)
 	sbuf_addn(b, s, n);
 }
 
+static bool under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return !strncmp(path, dir, n) && path[n] == '/';
+}
+
 static char *kept_result_key(struct parse_env *env, const char *path, const struct tunit *t,
-			     size_t *len)
+			     size_t *len, char **copies)
 {
 	static const char *const switches[] = {"BLKMIG_PARENT_BUILD", "BLKMIG_DEFER_EVERY_AST",
 					       "BLKMIG_SAVE_EVERY_AST"};
-	struct relocation mine = {env->tmp, "\1"};
-	char abspath[PATH_MAX], cwd[PATH_MAX], *dir = NULL;
+	struct relocation mine = {{env->tmp, NULL}, {"\1", "\2"}};
+	char abspath[PATH_MAX], cwd[PATH_MAX], *dir = NULL, *p;
 	struct bm_strlist a = {0};
 	struct sbuf b = {0};
+	size_t root;
 	CXString v;
 
-	if (!bm_parse_cache || !t->facts_only || !t->src || getenv("BLKMIG_FAULT_INJECT") ||
-	    bm_parse_in_process || !realpath(path, abspath) || cleanup_is_private(abspath) ||
-	    !getcwd(cwd, sizeof(cwd)))
+	*copies = NULL;
+	if (!bm_parse_cache || !t->src || getenv("BLKMIG_FAULT_INJECT") || bm_parse_in_process ||
+	    !realpath(path, abspath) || under(abspath, env->tmp) || !getcwd(cwd, sizeof(cwd)))
 		return NULL;
-	key_part(&b, path, strlen(path));
-	key_part(&b, cwd, strlen(cwd));
+	/* a copy of this run (migrate's private tree): its folder as another token */
+	root = cleanup_private_root(abspath);
+	if (root)
+		mine.from[1] = *copies = xstrndup(abspath, root);
+	else if (!t->facts_only)
+		return NULL;
+	p = relocated(xstrdup(path), &mine);
+	key_part(&b, p, strlen(p));
+	free(p);
+	p = relocated(xstrdup(cwd), &mine);
+	key_part(&b, p, strlen(p));
+	free(p);
 	key_part(&b, t->src, t->len);
 	build_args(env, path, &a, &dir);
 	for (size_t i = 0; i < a.n; i++) {
@@ -1311,7 +1343,6 @@ static char *kept_result_key(struct parse_env *env, const char *path, const stru
 		key_part(&b, arg, strlen(arg));
 		free(arg);
 	}
-	key_part(&b, dir ? dir : "", dir ? strlen(dir) : 0);
 	v = clang_getClangVersion();
 	key_part(&b, clang_getCString(v), strlen(clang_getCString(v)));
 	clang_disposeString(v);
@@ -1320,25 +1351,35 @@ static char *kept_result_key(struct parse_env *env, const char *path, const stru
 
 		key_part(&b, e ? e : "", e ? strlen(e) : 0);
 	}
-	free(dir);
+	if (dir) {
+		p = relocated(dir, &mine);
+		key_part(&b, p, strlen(p));
+		free(p);
+	}
 	strlist_free(&a);
 	*len = b.len;
 	return sbuf_take(&b);
 }
 
-static bool under(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
+/* One file's kept result: the key of its parse (NULL: nothing kept of it), this run's
+ * folder of the copy parsed (NULL: not a copy), when its parse began (CLOCK_REALTIME),
+ * and for a result taken from the cache, the folders of the run that made it. */
+struct kept_key {
+	char *key;
+	size_t keylen;
+	char *copies;
+	struct timespec since;
+	char *was[2];
+};
 
-	return !strncmp(path, dir, n) && path[n] == '/';
-}
-
-/* The result kept for KEY, written to RES as its child would have; *WAS its run's folder. */
-static bool take_kept_result(struct parse_env *env, const char *key, size_t keylen, const char *res,
-			     char **was)
+/* The result kept for KEY, written to RES as its child would have; WAS its run's folders
+ * (COPIES: this run's folder of the copy parsed, or NULL). */
+static bool take_kept_result(struct parse_env *env, const char *key, size_t keylen,
+			     const char *copies, const char *res, char *was[2])
 {
+	const char *now[2] = {env->tmp, copies};
 	size_t len = 0;
-	char *data = bm_parse_cache->lookup(key, keylen, env->tmp, was, &len);
+	char *data = bm_parse_cache->lookup(key, keylen, now, was, &len);
 	FILE *f;
 	bool ok;
 
@@ -1350,16 +1391,18 @@ static bool take_kept_result(struct parse_env *env, const char *key, size_t keyl
 		ok = false;
 	free(data);
 	if (!ok) {
-		free(*was);
-		*was = NULL;
+		free(was[0]);
+		free(was[1]);
+		was[0] = was[1] = NULL;
 	}
 	return ok;
 }
 
 /* Keep the child's result RES of the parse KEY names, with what IN says it read. */
-static void keep_result(struct parse_env *env, const char *key, size_t keylen,
+static void keep_result(struct parse_env *env, const char *key, size_t keylen, const char *copies,
 			const struct timespec *since, const char *res, const struct inclusions *in)
 {
+	const char *dirs[2] = {env->tmp, copies};
 	void (*hook)(const char *, const char *, size_t) = bm_input_hook;
 	struct bm_strlist inputs = {0};
 	size_t len = 0;
@@ -1374,17 +1417,17 @@ static void keep_result(struct parse_env *env, const char *key, size_t keylen,
 	for (size_t i = 0; i < in->inputs.n; i++)
 		if (!under(in->inputs.v[i], env->stubdir))
 			strlist_push(&inputs, in->inputs.v[i]);
-	bm_parse_cache->store(key, keylen, env->tmp, since, data, len, &inputs, &in->missing);
+	bm_parse_cache->store(key, keylen, dirs, since, data, len, &inputs, &in->missing);
 	strlist_free(&inputs);
 	free(data);
 }
 
 /* Finish one file in the parent after its child exited with STATUS. */
 static bool finish_file(struct parse_env *env, CXIndex idx, size_t fi, int status, bool timed_out,
-			size_t k, struct tunit *t, const char *key, size_t keylen, const char *was,
-			const struct timespec *since)
+			size_t k, struct tunit *t, const struct kept_key *kk)
 {
-	struct relocation r = {was, env->tmp};
+	char *const *was = kk->was;
+	struct relocation r = {{was[0], was[1]}, {env->tmp, kk->copies}};
 	struct bm_file *file = &env->run->files[fi];
 	char *res = xasprintf("%s/res.%zu", env->tmp, k);
 	char *ast = xasprintf("%s/ast.%zu", env->tmp, k);
@@ -1430,17 +1473,19 @@ static bool finish_file(struct parse_env *env, CXIndex idx, size_t fi, int statu
 			if (from_child) {
 				fclose(f);
 				/* the stubs the kept parse had: this run's parses make them too */
-				for (size_t i = 0; was && i < in.includes.n; i++)
+				for (size_t i = 0; was[0] && i < in.includes.n; i++)
 					if (under(in.includes.v[i], env->stubdir))
 						make_stub(env, in.includes.v[i] +
 								   strlen(env->stubdir) + 1);
-				if (key && !was && saved == 2)
-					keep_result(env, key, keylen, since, res, &in);
+				if (kk->key && !was[0])
+					keep_result(env, kk->key, kk->keylen, kk->copies,
+						    &kk->since, res, &in);
 				apply_inclusions(file, t, &in);
 				set_status(file, stubbed);
 				unlink(res);
 				free(res);
-				if (saved == 2) {
+				/* a kept result has no AST: parsed again if a question needs it */
+				if (saved == 2 || was[0]) {
 					t->ast_deferred = true;
 					free(ast);
 				} else {
@@ -1474,15 +1519,12 @@ static bool finish_file(struct parse_env *env, CXIndex idx, size_t fi, int statu
 }
 
 /* Load the translation units of the children that have exited. */
-/* Per file of a parse_files(): how it ended, and its kept result's key. */
+/* Per file of a parse_files(): how it ended. */
 struct parse_jobs {
 	int *exit_status;
 	bool *exit_timed_out;
 	char *finished; /* 1 exited, 2 loaded */
-	char **key;	/* NULL: nothing kept of its parse */
-	size_t *keylen;
-	char **was;		/* a kept result's run's private folder (take_kept_result) */
-	struct timespec *since; /* when its parse began (CLOCK_REALTIME) */
+	struct kept_key *kept;
 };
 
 static void flush_finished(struct parse_env *env, CXIndex idx, size_t *files, size_t nfiles,
@@ -1501,7 +1543,7 @@ static void flush_finished(struct parse_env *env, CXIndex idx, size_t *files, si
 		if (exit_status[k] == -1)
 			continue; /* never started (fork failed) */
 		if (finish_file(env, idx, files[k], exit_status[k], exit_timed_out[k], k, t,
-				pj->key[k], pj->keylen[k], pj->was[k], &pj->since[k]))
+				&pj->kept[k]))
 			(*nok)++;
 		if (!env->run->opt.quiet && env->run->files[files[k]].status == BM_PARSE_FAILED)
 			fprintf(stderr, "blkmig: %s: %s\n", t->path,
@@ -1548,10 +1590,7 @@ size_t parse_files(struct parse_env *env, CXIndex idx, size_t *files, size_t nfi
 	    .exit_status = xcalloc(nfiles + 1, sizeof(int)),
 	    .exit_timed_out = xcalloc(nfiles + 1, sizeof(bool)),
 	    .finished = xcalloc(nfiles + 1, 1),
-	    .key = xcalloc(nfiles + 1, sizeof(char *)),
-	    .keylen = xcalloc(nfiles + 1, sizeof(size_t)),
-	    .was = xcalloc(nfiles + 1, sizeof(char *)),
-	    .since = xcalloc(nfiles + 1, sizeof(struct timespec)),
+	    .kept = xcalloc(nfiles + 1, sizeof(struct kept_key)),
 	};
 	int *exit_status = pj.exit_status;
 	bool *exit_timed_out = pj.exit_timed_out;
@@ -1584,11 +1623,13 @@ size_t parse_files(struct parse_env *env, CXIndex idx, size_t *files, size_t nfi
 			char *ast = xasprintf("%s/ast.%zu", env->tmp, k);
 			pid_t pid;
 
-			clock_gettime(CLOCK_REALTIME, &pj.since[k]);
-			pj.key[k] = kept_result_key(env, fpath, &tus[k], &pj.keylen[k]);
-			nkeyed += pj.key[k] != NULL;
-			if (pj.key[k] &&
-			    take_kept_result(env, pj.key[k], pj.keylen[k], res, &pj.was[k])) {
+			struct kept_key *kk = &pj.kept[k];
+
+			clock_gettime(CLOCK_REALTIME, &kk->since);
+			kk->key = kept_result_key(env, fpath, &tus[k], &kk->keylen, &kk->copies);
+			nkeyed += kk->key != NULL;
+			if (kk->key &&
+			    take_kept_result(env, kk->key, kk->keylen, kk->copies, res, kk->was)) {
 				/* as if its child had written it and exited */
 				tus[k].file_index = files[k];
 				tus[k].path = fpath;
@@ -1604,7 +1645,7 @@ size_t parse_files(struct parse_env *env, CXIndex idx, size_t *files, size_t nfi
 				j--; /* slot j is still free */
 				continue;
 			}
-			if (pj.key[k] && getenv("BLKMIG_UNIT_TRACE"))
+			if (kk->key && getenv("BLKMIG_UNIT_TRACE"))
 				fprintf(stderr, "blkmig: parse not kept: %s\n", fpath);
 			fflush(NULL);
 			pid = fork();
@@ -1685,13 +1726,12 @@ size_t parse_files(struct parse_env *env, CXIndex idx, size_t *files, size_t nfi
 			"blkmig: the parse of %zu of %zu file(s) kept from an earlier run\n", nkept,
 			nkeyed);
 	for (size_t k = 0; k < nfiles; k++) {
-		free(pj.key[k]);
-		free(pj.was[k]);
+		free(pj.kept[k].key);
+		free(pj.kept[k].copies);
+		free(pj.kept[k].was[0]);
+		free(pj.kept[k].was[1]);
 	}
-	free(pj.key);
-	free(pj.keylen);
-	free(pj.was);
-	free(pj.since);
+	free(pj.kept);
 	free(finished);
 	free(exit_status);
 	free(exit_timed_out);

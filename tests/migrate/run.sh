@@ -422,8 +422,8 @@ spatch_cache_test
 
 # ---- a parse child's result kept between runs (cli/parse_cache.c): after one file is
 # edited, each file parsed for the whole-tree facts alone comes from its entry (its parse
-# made in another run's private folder, whose model headers are this run's), and the
-# result is a --no-cache run's; a header such a file includes is an input of its entry
+# made in another run's private folder, whose model headers are this run's), and so does
+# each copy of an unchanged file parsed after spatch, and the result is a --no-cache run's; a header such a file includes is an input of its entry
 # alone, and so is a header appearing in an -I folder searched before the model (then the
 # whole run's entry is void too), and --kernel-tree's configuration ---------------------
 parse_cache_test() {
@@ -444,8 +444,12 @@ parse_cache_test() {
 		printf '/* edited */\n' >> "$w/$1"
 		touch -d '1 minute ago' "$w/$1"
 	}
-	kept() { grep -c "^blkmig: parse kept: ${2-}" "$w/$1.err"; }
-	notkept() { grep -c "^blkmig: parse not kept: ${2-}" "$w/$1.err"; }
+	# kept NAME [PATH]: how many parses of files under d/ (or PATH) came from the cache
+	kept() { grep -c "^blkmig: parse kept: ${2-d/}" "$w/$1.err"; }
+	notkept() { grep -c "^blkmig: parse not kept: ${2-d/}" "$w/$1.err"; }
+	# ... of migrate's copies of FILE (its private tree: /tmp/blkmig.<pid>.XXXXXX/<n>/FILE)
+	copykept() { grep -c "^blkmig: parse kept: /.*/blkmig\.[0-9]*\.[^/]*/[0-9]*/$2\$" "$w/$1.err"; }
+	copynotkept() { grep -c "^blkmig: parse not kept: /.*/blkmig\.[0-9]*\.[^/]*/[0-9]*/$2\$" "$w/$1.err"; }
 	pcrun cold
 	pcedit d/xwrap/xw_core.c
 	pcrun edited
@@ -458,6 +462,15 @@ parse_cache_test() {
 		pass parse-cache/one-file-edited-facts-files-from-cache-same-result
 	else
 		fail parse-cache/one-file-edited-facts-files-from-cache-same-result "kept: cold $(kept cold)/$(notkept cold), edited $(kept edited)/$(notkept edited); $(diff "$w/edited.patch" "$w/edited-nocache.patch" | head -4 | tr '\n' '|')"
+	fi
+	# the analysis of spatch's output parses migrate's copies: the edited file's is
+	# parsed, the others' come from the cache (without their AST)
+	if [ "$(copykept cold cal_done.c)" = 0 ] && [ "$(copynotkept cold cal_done.c)" -ge 1 ] &&
+		[ "$(copykept edited cal_done.c)" -ge 1 ] && [ "$(copynotkept edited cal_done.c)" = 0 ] &&
+		[ "$(copynotkept edited xw_core.c)" -ge 1 ] && [ "$(copykept edited xw_core.c)" = 0 ]; then
+		pass parse-cache/copies-of-unchanged-files-from-cache
+	else
+		fail parse-cache/copies-of-unchanged-files-from-cache "$(grep 'parse.*kept: /' "$w/edited.err" | tr '\n' '|')"
 	fi
 	# xw.h: xw_irq.c includes it, xw_proc.c does not
 	pcedit d/xwrap/xw.h
@@ -510,11 +523,11 @@ parse_cache_test() {
 	printf 'CONFIG_X86_64=y\n# CONFIG_XW is not set\n' > "$k/arch/x86/configs/x86_64_defconfig"
 	touch -d '1 minute ago' "$k/arch/x86/configs/x86_64_defconfig"
 	ktrun kt-config
-	if [ "$(notkept kt-cold)" = 2 ] && [ "$(kept kt-edited)" = 2 ] &&
-		[ "$(notkept kt-config)" = 2 ] && [ "$(kept kt-config)" = 0 ]; then
+	if [ "$(notkept kt-cold kt/)" = 2 ] && [ "$(kept kt-edited kt/)" = 2 ] &&
+		[ "$(notkept kt-config kt/)" = 2 ] && [ "$(kept kt-config kt/)" = 0 ]; then
 		pass parse-cache/kernel-tree-configuration-is-an-input
 	else
-		fail parse-cache/kernel-tree-configuration-is-an-input "kept/not: cold $(kept kt-cold)/$(notkept kt-cold), edited $(kept kt-edited)/$(notkept kt-edited), config $(kept kt-config)/$(notkept kt-config)"
+		fail parse-cache/kernel-tree-configuration-is-an-input "kept/not: cold $(kept kt-cold kt/)/$(notkept kt-cold kt/), edited $(kept kt-edited kt/)/$(notkept kt-edited kt/), config $(kept kt-config kt/)/$(notkept kt-config kt/)"
 	fi
 	if [ "$(notkept kt-asm kt/drivers/block/xwrap/xw_proc.c)" = 1 ] &&
 		[ "$(kept kt-asm kt/drivers/block/xwrap/xw_irq.c)" = 1 ]; then
