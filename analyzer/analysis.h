@@ -86,6 +86,11 @@ struct tunit {
 	double *model_s;
 	size_t nmodel;
 	bool model_listed;
+	/* where they can be read again (a kept parse result in the run's folder, and its
+	 * MODEL section; NULL: nowhere): an analysis that takes the unit over (reuse.c)
+	 * without an AST reads them there rather than parse the file again */
+	char *model_file;
+	long model_at;
 	/* fnptr.c: what the unit's function pointers came to, for the candidates of the
 	 * round that asked (facts rounds ask again, mostly of the same candidates) */
 	struct fnptr_memo *fnptr;

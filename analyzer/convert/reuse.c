@@ -161,6 +161,8 @@ static void move_parse(struct tunit *to, struct tunit *from)
 	to->model_s = from->model_s;
 	to->nmodel = from->nmodel;
 	to->model_listed = from->model_listed;
+	to->model_file = from->model_file;
+	to->model_at = from->model_at;
 	to->includes = from->includes;
 	to->includes_listed = from->includes_listed;
 	from->unit = NULL;
@@ -180,6 +182,7 @@ static void move_parse(struct tunit *to, struct tunit *from)
 	from->model_s = NULL;
 	from->nmodel = 0;
 	from->model_listed = false;
+	from->model_file = NULL;
 	memset(&from->includes, 0, sizeof(from->includes));
 	from->includes_listed = false;
 }

@@ -154,6 +154,8 @@ void func_index_free(struct tunit *t)
 	t->nouter = 0;
 	t->outer_listed = false;
 	func_model_free(t);
+	free(t->model_file);
+	t->model_file = NULL;
 }
 
 /* The references outside function bodies (outside_ref_visit), after the functions. */

@@ -28,6 +28,9 @@ extern void (*func_model_built_hook)(struct func *f);
 void func_model_write(FILE *out, struct tunit *t);
 /* Parent: those functions into T->model; false (and none) when absent or short. */
 bool func_model_read(FILE *in, struct tunit *t);
+/* T's functions read again from T->model_file, when T has none; false when it has no
+ * such file or it cannot be read. */
+bool func_model_read_again(struct tunit *t);
 void func_model_free(struct tunit *t);
 void func_model_free_func(struct func *f);
 /* The cursors of T's listed functions, or NULL: visit the whole file. */

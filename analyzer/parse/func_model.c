@@ -16,6 +16,7 @@
  * compares the two.  facts.c charges each function's build time, as the child
  * measured it, to the file's --timeout budget, as it charges its own builds.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -353,6 +354,20 @@ static bool get_func(FILE *in, struct func *f, double *seconds)
 		m->node = (int)node;
 	}
 	return true;
+}
+
+bool func_model_read_again(struct tunit *t)
+{
+	FILE *f;
+	bool ok;
+
+	if (t->model_listed || !t->model_file || !(f = fopen(t->model_file, "r")))
+		return false;
+	ok = !fseek(f, t->model_at, SEEK_SET) && func_model_read(f, t);
+	fclose(f);
+	if (ok && getenv("BLKMIG_UNIT_TRACE"))
+		fprintf(stderr, "blkmig: functions read again: %s\n", t->path);
+	return ok;
 }
 
 bool func_model_read(FILE *in, struct tunit *t)

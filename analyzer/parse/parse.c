@@ -1191,7 +1191,8 @@ static void load_diagnostics(struct parse_env *env, struct bm_file *file, struct
 /* The child's account of its diagnostics (child_parse) for the AST it saved; false
  * when the result file is short. */
 static bool read_child_diagnostics(FILE *f, struct bm_file *file, struct tunit *t, size_t noffs,
-				   size_t ntexts, struct inclusions *in, const struct relocation *r)
+				   size_t ntexts, struct inclusions *in, const struct relocation *r,
+				   long *model_at)
 {
 	for (size_t i = 0; i < noffs; i++) {
 		size_t off;
@@ -1213,6 +1214,7 @@ static bool read_child_diagnostics(FILE *f, struct bm_file *file, struct tunit *
 		func_index_free(t);
 		return false;
 	}
+	*model_at = ftell(f);
 	func_model_read(f, t); /* none: facts.c builds the functions from the unit */
 	return true;
 }
@@ -1469,7 +1471,10 @@ static bool finish_file(struct parse_env *env, CXIndex idx, size_t fi, int statu
 			 * asks libclang (units.c) */
 			file->warnings = warnings;
 			file->errors = errors;
-			from_child = read_child_diagnostics(f, file, t, noffs, ntexts, &in, &r);
+			long model_at = -1;
+
+			from_child =
+			    read_child_diagnostics(f, file, t, noffs, ntexts, &in, &r, &model_at);
 			if (from_child) {
 				fclose(f);
 				/* the stubs the kept parse had: this run's parses make them too */
@@ -1482,9 +1487,24 @@ static bool finish_file(struct parse_env *env, CXIndex idx, size_t fi, int statu
 						    &kk->since, res, &in);
 				apply_inclusions(file, t, &in);
 				set_status(file, stubbed);
+				/* a kept result has no AST: parsed again if a question needs it.
+				 * A copy's result stays in the run's folder under a name of its
+				 * own: a later analysis that takes the unit over reads its
+				 * functions there again */
+				if (was[0] && !t->facts_only && t->model_listed && model_at >= 0) {
+					static unsigned long nkept_models;
+					char *name =
+					    xasprintf("%s/model.%lu.res", env->tmp, nkept_models++);
+
+					if (!rename(res, name)) {
+						t->model_file = name;
+						t->model_at = model_at;
+					} else {
+						free(name);
+					}
+				}
 				unlink(res);
 				free(res);
-				/* a kept result has no AST: parsed again if a question needs it */
 				if (saved == 2 || was[0]) {
 					t->ast_deferred = true;
 					free(ast);

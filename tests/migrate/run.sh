@@ -495,6 +495,30 @@ parse_cache_test() {
 	else
 		fail parse-cache/header-appearing-earlier-is-an-input "$(grep 'parse.*kept' "$w/appeared.err" | tr '\n' '|')"
 	fi
+	# verify takes over the analysis of spatch's output's units of the copies it did
+	# not change (convert/reuse.c): one taken from the cache, without an AST, has its
+	# functions read again from its kept result rather than the file parsed again
+	local r=$w/all
+	mkdir -p "$r/d"
+	cp -r "$TOP/tests/analyzer/cases" "$TOP/samples" "$r/d/"
+	find "$r/d" -name '*.fixed.c' -delete
+	allrun() { # allrun NAME [ARGS]: migrate --patch of the whole tree
+		local name=$1
+		shift
+		(cd "$r" && XDG_CACHE_HOME=$w/xdg BLKMIG_UNIT_TRACE=1 "$BLKMIG" migrate -q -j 2 \
+			"$@" --patch "$name.patch" --report "$name.rep" d) > /dev/null 2> "$r/$name.err"
+	}
+	allrun cold
+	printf '/* edited */\n' >> "$r/d/cases/xwrap/xw_core.c"
+	allrun edited
+	allrun nocache --no-cache
+	if [ "$(grep -c '^blkmig: functions read again: ' "$r/edited.err")" -gt 0 ] &&
+		[ "$(grep -c '^blkmig: functions read again: ' "$r/cold.err")" = 0 ] &&
+		samerun "$r" edited nocache; then
+		pass parse-cache/copies-taken-over-read-their-functions-again
+	else
+		fail parse-cache/copies-taken-over-read-their-functions-again "read again: $(grep -c '^blkmig: functions read again: ' "$r/edited.err"); $(diff "$r/edited.patch" "$r/nocache.patch" | head -4 | tr '\n' '|')"
+	fi
 	# --kernel-tree: the configuration header each run generates in its private folder
 	# from the tree's defconfig is an input by its content
 	local k=$w/kt
