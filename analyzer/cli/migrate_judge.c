@@ -17,6 +17,7 @@
 #include "migrate_stages.h"
 #include "origin_map.h"
 #include "output_guard.h"
+#include "parse_cache.h"
 #include "udiff.h"
 #include "util.h"
 
@@ -239,7 +240,12 @@ void guard_parse(struct mig *m)
 			bool parsed;
 
 			guard_cache_watch(g, dir, u, ui, nu);
+			/* the check's verdict is kept (guard_cache.c), not its parses: their
+			 * texts are this run's, and stored they would be many megabytes */
+			bool keeping = parse_cache_enable(false);
+
 			parsed = output_guard_parse(&o, &nw, dir, u, nu) == 0;
+			parse_cache_enable(keeping);
 			guard_cache_keep(g, u, ui, nu, parsed);
 			for (size_t j = 0; j < nu && parsed; j++) {
 				t[ui[j]] = u[j];

@@ -144,7 +144,10 @@ static void store(const char *key, size_t keylen, const char *const dirs[2],
 
 static const struct parse_cache_ops ops = {lookup, store};
 
-void parse_cache_enable(bool on)
+bool parse_cache_enable(bool on)
 {
+	bool was = bm_parse_cache != NULL;
+
 	bm_parse_cache = on && !getenv("BLKMIG_NO_PARSE_CACHE") ? &ops : NULL;
+	return was;
 }

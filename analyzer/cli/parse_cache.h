@@ -6,8 +6,9 @@
 
 #include <stdbool.h>
 
-/* Keep and take parse results (bm_parse_cache) from now on, or (false) no more.
- * BLKMIG_NO_PARSE_CACHE=1 keeps none (the reference the tests compare with). */
-void parse_cache_enable(bool on);
+/* Keep and take parse results (bm_parse_cache) from now on, or (false) no more; whether
+ * they were kept until now.  BLKMIG_NO_PARSE_CACHE=1 keeps none (the reference the
+ * tests compare with). */
+bool parse_cache_enable(bool on);
 
 #endif
