@@ -181,7 +181,7 @@ for line in open(runs_file):
 # a migrate's own account of its stages (BLKMIG_STAGE_TIMES) and of what came from the
 # cache ("... N of M file(s) cached"), last repetition of TOOL
 def stage_list(tool):
-    stages, cached = [], []
+    stages, cached, kept = [], [], [0, 0]
     logs = sorted(f for f in os.listdir(os.path.dirname(runs_file))
                   if f.startswith(tool + '.') and f.endswith('.time'))
     if logs:
@@ -192,6 +192,10 @@ def stage_list(tool):
                                'peak_rss_mib_so_far': int(p[9])})
             elif line.startswith('blkmig migrate: ') and line.rstrip().endswith('file(s) cached'):
                 cached.append(line[len('blkmig migrate: '):].strip())
+            elif line.startswith('blkmig: the parse of ') and 'kept from an earlier run' in line:
+                kept[0] += int(p[4]); kept[1] += int(p[6])
+    if kept[1]:
+        cached.append('the parse of %d of %d file(s) kept (all analyses)' % tuple(kept))
     return stages, cached
 stages, _ = stage_list('migrate')
 edit_stages, edit_cached = stage_list('edit1')
