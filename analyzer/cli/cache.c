@@ -377,13 +377,6 @@ void bm_cache_add_root(struct bm_cache *c, const char *dir)
 		strlist_push(&c->roots, real);
 }
 
-/* A private folder of a run: never an input of its own (what is in it comes from the
- * inputs). */
-static bool private_path(const char *p)
-{
-	return cleanup_is_private(p);
-}
-
 static struct dep *dep_find(struct bm_cache *c, const char *path, bool add)
 {
 	size_t h;
@@ -556,10 +549,12 @@ static void note_input_into(struct bm_cache *c, const char *path, const char *da
 
 	if (!c || !path || !strcmp(path, "/proc/self/exe"))
 		return;
-	if (private_path(path)) {
+	/* a run's private folder is never an input of its own: what is in it comes from
+	 * the inputs */
+	if (cleanup_is_private(path)) {
 		/* a private link to a file of the tree (--kernel-tree's asm overlay): that
 		 * file is the input; what was generated there comes from files read */
-		if (!realpath(path, real) || private_path(real))
+		if (!realpath(path, real) || cleanup_is_private(real))
 			return;
 		path = real;
 		data = NULL; /* hashed from the file itself at store time */
@@ -606,7 +601,7 @@ static void note_missing_into(struct bm_cache *c, const char *path)
 {
 	struct dep *d;
 
-	if (!c || !path || private_path(path) || dep_find(c, path, false))
+	if (!c || !path || cleanup_is_private(path) || dep_find(c, path, false))
 		return;
 	d = dep_find(c, path, true);
 	strcpy(d->hash, "missing");
