@@ -251,22 +251,25 @@ static void remove_stale_tmp(const char *dir)
 }
 
 /*
- * Entries neither written nor used for CACHE_KEEP_DAYS are removed, once per run, when
- * it stores one: each edit of a file makes a new entry of its spatch result
- * (spatch_cache.c), so entries would otherwise only ever accumulate.
+ * Entries neither written nor used for CACHE_KEEP_DAYS are removed, once per run that
+ * stores one, as it exits: each edit of a file makes a new entry of its spatch result
+ * (spatch_cache.c), so entries would otherwise only ever accumulate.  At exit, not at
+ * the first store: an entry the run looks up later (a file's spatch result, after the
+ * inventory kept its parses) is used, not removed.
  */
 #define CACHE_KEEP_DAYS 30
 
-static void prune_unused(const char *dir)
+static char *prune_dir; /* the folder to prune as the run exits */
+
+static void prune_unused(void)
 {
-	static bool done;
+	const char *dir = prune_dir;
 	DIR *d;
 	struct dirent *e;
 	time_t now = time(NULL);
 
-	if (done || !(d = opendir(dir)))
+	if (!dir || !(d = opendir(dir)))
 		return;
-	done = true;
 	while ((e = readdir(d))) {
 		size_t n = strlen(e->d_name);
 		struct stat st;
@@ -282,6 +285,16 @@ static void prune_unused(const char *dir)
 		free(path);
 	}
 	closedir(d);
+	free(prune_dir);
+	prune_dir = NULL;
+}
+
+static void prune_at_exit(const char *dir)
+{
+	if (prune_dir)
+		return;
+	prune_dir = xstrdup(dir);
+	atexit(prune_unused);
 }
 
 static char *cache_dir(void)
@@ -867,39 +880,45 @@ void bm_cache_store(struct bm_cache *c, json_t *state)
 	}
 	sha256_hex(body, strlen(body), sum);
 	remove_stale_tmp(c->dir);
-	prune_unused(c->dir);
+	prune_at_exit(c->dir);
 	head = xasprintf("%s %s\n", CACHE_FORMAT, sum);
 	write_atomically(c->dir, c->entry, head, body, strlen(body));
 	free(head);
 	free(body);
 }
 
-void bm_cache_store_blob(struct bm_cache *c, json_t *state, const char *blob, size_t len)
+bool bm_cache_put_blob(struct bm_cache *c, json_t *state, const char *field, const char *data,
+		       size_t len)
 {
 	char sum[65], *path;
 	bool have;
 
-	if (!c) {
-		json_decref(state);
-		return;
-	}
-	sha256_hex(blob, len, sum);
+	if (!c)
+		return false;
+	sha256_hex(data, len, sum);
 	path = xasprintf("%s/%s.blob", c->dir, sum);
 	/* named by its hash: an identical blob is there already, and only touched */
 	have = !access(path, F_OK) && !utimensat(AT_FDCWD, path, NULL, 0);
-	if (!have && (mkdirs(c->dir) < 0 || !write_atomically(c->dir, path, NULL, blob, len))) {
+	if (!have && (mkdirs(c->dir) < 0 || !write_atomically(c->dir, path, NULL, data, len))) {
 		free(path);
-		json_decref(state);
-		return;
+		return false;
 	}
 	free(path);
-	json_object_set_new(state, "blob", json_string(sum));
-	bm_cache_store(c, state);
+	json_object_set_new(state, field, json_string(sum));
+	return true;
 }
 
-char *bm_cache_blob(struct bm_cache *c, json_t *state, size_t *len)
+void bm_cache_store_blob(struct bm_cache *c, json_t *state, const char *blob, size_t len)
 {
-	const char *want = json_string_value(json_object_get(state, "blob"));
+	if (bm_cache_put_blob(c, state, "blob", blob, len))
+		bm_cache_store(c, state);
+	else
+		json_decref(state);
+}
+
+char *bm_cache_get_blob(struct bm_cache *c, json_t *state, const char *field, size_t *len)
+{
+	const char *want = json_string_value(json_object_get(state, field));
 	void (*hook)(const char *, const char *, size_t) = bm_input_hook;
 	char sum[65], *path, *s;
 
@@ -920,6 +939,35 @@ char *bm_cache_blob(struct bm_cache *c, json_t *state, size_t *len)
 	}
 	free(path);
 	return s;
+}
+
+bool bm_cache_blob_to(struct bm_cache *c, json_t *state, const char *field, const char *path)
+{
+	size_t len = 0;
+	char *data = bm_cache_get_blob(c, state, field, &len), *blob;
+	bool ok;
+	FILE *f;
+
+	if (!data)
+		return false;
+	/* checked: a second name for it (no copy of megabytes), else a copy */
+	blob = xasprintf("%s/%s.blob", c->dir, json_string_value(json_object_get(state, field)));
+	ok = link(blob, path) == 0;
+	free(blob);
+	if (!ok && (f = fopen(path, "w"))) {
+		ok = fwrite(data, 1, len, f) == len;
+		if (fclose(f))
+			ok = false;
+		if (!ok)
+			unlink(path);
+	}
+	free(data);
+	return ok;
+}
+
+char *bm_cache_blob(struct bm_cache *c, json_t *state, size_t *len)
+{
+	return bm_cache_get_blob(c, state, "blob", len);
 }
 
 void bm_cache_close(struct bm_cache *c)

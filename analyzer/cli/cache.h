@@ -51,6 +51,14 @@ void bm_cache_add_input(struct bm_cache *c, const char *path);
 void bm_cache_store_blob(struct bm_cache *c, json_t *state, const char *blob, size_t len);
 /* The blob of a STATE bm_cache_lookup() gave, as stored; NULL when it is gone or damaged. */
 char *bm_cache_blob(struct bm_cache *c, json_t *state, size_t *len);
+/* DATA (LEN bytes) kept beside C's entries under its hash, STATE[FIELD] naming it; false
+ * when it cannot be written (STATE unchanged). */
+bool bm_cache_put_blob(struct bm_cache *c, json_t *state, const char *field, const char *data,
+		       size_t len);
+/* The blob STATE[FIELD] names, checked against its hash; NULL when gone or damaged. */
+char *bm_cache_get_blob(struct bm_cache *c, json_t *state, const char *field, size_t *len);
+/* The same blob at PATH (a new file: a second link to it where the file system allows). */
+bool bm_cache_blob_to(struct bm_cache *c, json_t *state, const char *field, const char *path);
 /* PATH, looked for in vain, as an input of C's entry: void once it appears. */
 void bm_cache_add_missing(struct bm_cache *c, const char *path);
 /* The SHA-256 of PATH's content in hex, "missing" when it cannot be read; no input of
