@@ -857,14 +857,27 @@ static void link_into(const char *target, const char *link)
 		return;
 }
 
-/* dir/asm: links to every entry of include/asm-ARCH, plus kbuild's links. */
+/* dir/asm: links to every entry of include/asm-ARCH, plus kbuild's links; a link to
+ * include/asm-ARCH itself where kbuild adds none (a link per header costs a new inode
+ * each, every run: hundreds per architecture). */
 static void gen_asm_overlay(struct ktree *kt, const struct kt_choice *c, const char *dir)
 {
 	char *src = xasprintf("%s/include/asm-%s", kt->root, c->arch);
 	char *asmd = xasprintf("%s/asm", dir);
-	DIR *d = opendir(src);
+	char *mach = c->mach[0] ? xasprintf("%s/arch-%s", src, c->mach) : NULL;
+	DIR *d;
 	struct dirent *e;
 
+	if (strcmp(c->arch, "um") && !(mach && is_dir(mach))) {
+		mkdirs(dir);
+		link_into(src, asmd);
+		free(mach);
+		free(src);
+		free(asmd);
+		return;
+	}
+	free(mach);
+	d = opendir(src);
 	mkdirs(asmd);
 	while (d && (e = readdir(d))) {
 		char *t, *l;
