@@ -53,6 +53,13 @@ struct tunit {
 	CXTranslationUnit unit;
 	CXFile unit_file;
 	char *ast_path;
+	/* an AST another run saved (parse.c, kept between runs): the names of its files in
+	 * that run's private folders (names_was: its parse environment's, and the copy's
+	 * for a copy in migrate's private tree) as in this run's (names_now) */
+	char *names_was[2], *names_now[2];
+	/* taken from the cache without its AST: the key its AST is kept under once a
+	 * question needs it (parse_again) */
+	struct parse_key *again_key;
 	/* parsed, and no AST kept: the parse child of a file parsed for the whole-tree
 	 * facts alone (facts_only) writes what the analysis reads of it as plain data;
 	 * units.c parses it again if a question needs libclang after all */
@@ -268,6 +275,10 @@ CXCursor func_cursor(const struct func *f);
 void units_trim(void);
 void unit_let_go(struct tunit *t);  /* now, if it can be loaded again */
 void unit_release(struct tunit *t); /* for good, with its saved AST */
+/* T's AST was saved by another run whose private folders were WAS: NOW are this run's. */
+void unit_files_made_in(struct tunit *t, char *const was[2], const char *const now[2]);
+/* The name of file F of T's unit, as this run's parse would give it. */
+char *unit_file_name(const struct tunit *t, CXFile f);
 CXFile unit_find_main_file(CXTranslationUnit tu, const char *path);
 
 /* ---- ast.c: node trees and source helpers -------------------------------- */
@@ -402,30 +413,36 @@ extern const char *bm_parse_pch;
  */
 extern bool bm_parse_keep_env;
 struct parse_env *parse_env_rebind(struct parse_env *env, struct bm_run *run);
-/* A file whose parse child kept no AST (tunit.ast_deferred), parsed again here; its AST
- * saved, *ast_path its name (NULL if it could not be saved).  NULL: no parse. */
-CXTranslationUnit parse_again(struct parse_env *env, CXIndex idx, const char *path,
-			      char **ast_path);
+/* T, whose parse child kept no AST (tunit.ast_deferred), parsed again here, or its AST
+ * taken from the cache (T->again_key); the AST saved, T->ast_path its name (NULL if it
+ * could not be saved).  NULL: no parse. */
+CXTranslationUnit parse_again(struct parse_env *env, CXIndex idx, struct tunit *t);
+void parse_key_free(struct parse_key *k);
 /*
  * A parse child's result kept between runs (cli/parse_cache.c), for a file parsed for the
  * whole-tree facts alone (tunit.facts_only: all the analysis reads of it is that result),
- * or a copy in migrate's private tree (taken without its AST: parsed again if a question
- * needs libclang).  NULL, keeping none, unless the command keeps its results (migrate).
+ * or a file the analysis asks libclang about, in the tree or in migrate's private tree,
+ * with its AST (saved with every file it read inside: the AST loads whatever became of
+ * the private folders that made it).  NULL, keeping none, unless the command keeps its
+ * results (migrate).
  */
 struct parse_cache_ops {
 	/* The result (LEN bytes) kept for the parse KEY names, or NULL.  WAS: the private
 	 * folders of the run that made it (its parse environment's, and the copy's or
 	 * NULL), for the paths in them to be read as NOW's.  Valid when every file it
 	 * read, and each file in those folders as in NOW's, is as it was, and every place
-	 * it looked for a header in vain still holds none. */
+	 * it looked for a header in vain still holds none.  AST (or NULL): where the
+	 * parse's saved AST goes; NULL is returned when none was kept with it. */
 	char *(*lookup)(const char *key, size_t keylen, const char *const now[2], char *was[2],
-			size_t *len);
+			size_t *len, const char *ast);
 	/* Keep RESULT (LEN bytes) for KEY: a parse begun at SINCE (CLOCK_REALTIME) with the
 	 * private folders DIRS (as for lookup) that read INPUTS and looked for MISSING in
-	 * vain (either may lie in DIRS).  Nothing is kept when an input changed since. */
+	 * vain (either may lie in DIRS), and the AST it saved at AST (or NULL).  Nothing
+	 * is kept when an input changed since. */
 	void (*store)(const char *key, size_t keylen, const char *const dirs[2],
 		      const struct timespec *since, const char *result, size_t len,
-		      const struct bm_strlist *inputs, const struct bm_strlist *missing);
+		      const struct bm_strlist *inputs, const struct bm_strlist *missing,
+		      const char *ast);
 };
 extern const struct parse_cache_ops *bm_parse_cache;
 /* Parse files[] (indices into run->files) into tus; failed files get status. */

@@ -1,17 +1,19 @@
 /*
  * parse_cache.c - a parse child's result kept between runs (issue 24: a run after
- * editing one file of a tree parses that file again, not the files only its whole-tree
- * facts read, nor migrate's copies of the files spatch's result leaves as they were).
+ * editing one file of a tree parses that file again, and no other: not the files its
+ * whole-tree facts read, not the files with legacy calls, not migrate's copies of the
+ * files spatch's result leaves as they were).
  *
  * parse.c names a file's parse by a key (the file, its text, the parse's arguments,
  * libclang, blkmig) and hands over what its child wrote: the result (binary, kept
- * beside the entry of the result cache, cache.c, command "parse-file"), the files it
- * read and the places it looked for a header in vain, which are the entry's inputs.
- * Those in the run's private folders (its parse environment's: the model headers,
- * --kernel-tree's configuration and asm overlay; migrate's private tree, for a copy)
- * are made again by every run under other names: they are kept by their name inside
- * the folder with their content, and a later run's lookup checks its own folders'
- * files against them.
+ * beside the entry of the result cache, cache.c, command "parse-file"), the AST it
+ * saved for a file the analysis asks libclang about (a second blob; the parse embeds
+ * every file it read in it), the files it read and the places it looked for a header
+ * in vain, which are the entry's inputs.  Those in the run's private folders (its
+ * parse environment's: the model headers, --kernel-tree's configuration and asm
+ * overlay; migrate's private tree, for a copy) are made again by every run under other
+ * names: they are kept by their name inside the folder with their content, and a later
+ * run's lookup checks its own folders' files against them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,7 +75,7 @@ static bool private_files_unchanged(json_t *files, const char *const now[2])
 }
 
 static char *lookup(const char *key, size_t keylen, const char *const now[2], char *was[2],
-		    size_t *len)
+		    size_t *len, const char *ast)
 {
 	struct bm_cache *e = entry_of(key, keylen);
 	json_t *st = bm_cache_lookup(e), *dirs = json_object_get(st, "dirs");
@@ -86,8 +88,13 @@ static char *lookup(const char *key, size_t keylen, const char *const now[2], ch
 	if (st && from && !copies == !now[1] &&
 	    private_files_unchanged(json_object_get(st, "private"), now) &&
 	    (data = bm_cache_blob(e, st, len))) {
-		was[0] = xstrdup(from);
-		was[1] = copies ? xstrdup(copies) : NULL;
+		if (ast && !bm_cache_blob_to(e, st, "ast", ast)) {
+			free(data);
+			data = NULL;
+		} else {
+			was[0] = xstrdup(from);
+			was[1] = copies ? xstrdup(copies) : NULL;
+		}
 	}
 	json_decref(st);
 	bm_cache_close(e);
@@ -122,10 +129,11 @@ static bool add(struct bm_cache *e, json_t *private, const char *const dirs[2], 
 
 static void store(const char *key, size_t keylen, const char *const dirs[2],
 		  const struct timespec *since, const char *result, size_t len,
-		  const struct bm_strlist *inputs, const struct bm_strlist *missing)
+		  const struct bm_strlist *inputs, const struct bm_strlist *missing,
+		  const char *ast)
 {
 	struct bm_cache *e = entry_of(key, keylen);
-	json_t *private = json_array();
+	json_t *private = json_array(), *st;
 	bool ok = e != NULL;
 
 	bm_cache_since(e, since);
@@ -133,12 +141,27 @@ static void store(const char *key, size_t keylen, const char *const dirs[2],
 		ok = add(e, private, dirs, inputs->v[i], false, since);
 	for (size_t i = 0; ok && i < missing->n; i++)
 		ok = add(e, private, dirs, missing->v[i], true, since);
-	if (ok)
-		bm_cache_store_blob(
-		    e, json_pack("{s:[s, s?], s:o}", "dirs", dirs[0], dirs[1], "private", private),
-		    result, len);
-	else
+	if (!ok) {
 		json_decref(private);
+		bm_cache_close(e);
+		return;
+	}
+	st = json_pack("{s:[s, s?], s:o}", "dirs", dirs[0], dirs[1], "private", private);
+	if (ast) {
+		void (*hook)(const char *, const char *, size_t) = bm_input_hook;
+		size_t n = 0;
+		char *data;
+
+		bm_input_hook = NULL; /* the run's own file: no input */
+		data = read_file(ast, &n);
+		bm_input_hook = hook;
+		ok = data && bm_cache_put_blob(e, st, "ast", data, n);
+		free(data);
+	}
+	if (ok)
+		bm_cache_store_blob(e, st, result, len);
+	else
+		json_decref(st);
 	bm_cache_close(e);
 }
 

@@ -145,6 +145,9 @@ static void move_parse(struct tunit *to, struct tunit *from)
 	to->unit = from->unit;
 	to->unit_file = from->unit_file;
 	to->ast_path = from->ast_path;
+	memcpy(to->names_was, from->names_was, sizeof(to->names_was));
+	memcpy(to->names_now, from->names_now, sizeof(to->names_now));
+	to->again_key = from->again_key;
 	to->ast_deferred = from->ast_deferred;
 	to->used = from->used;
 	to->err_offsets = from->err_offsets;
@@ -168,6 +171,9 @@ static void move_parse(struct tunit *to, struct tunit *from)
 	from->unit = NULL;
 	from->unit_file = NULL;
 	from->ast_path = NULL;
+	memset(from->names_was, 0, sizeof(from->names_was));
+	memset(from->names_now, 0, sizeof(from->names_now));
+	from->again_key = NULL;
 	from->ast_deferred = false;
 	from->err_offsets = NULL;
 	from->nerr = from->err_cap = 0;
@@ -244,14 +250,15 @@ static void add_included(struct kept *k, const char *path)
 
 static void note_included(CXFile f, CXSourceLocation *stack, unsigned depth, CXClientData data)
 {
-	CXString name;
+	struct kept *k = data;
+	char *name;
 
 	(void)stack;
 	if (depth == 0)
 		return;
-	name = clang_getFileName(f);
-	add_included(data, clang_getCString(name));
-	clang_disposeString(name);
+	name = unit_file_name(&k->t, f);
+	add_included(k, name);
+	free(name);
 }
 
 void reuse_put(struct bm_reuse *r, struct ctx *cx, struct parse_env *env, CXIndex idx)

@@ -249,23 +249,23 @@ char *wscope_exported(struct ctx *cx, const struct func *f)
 struct inclusion_hunt {
 	const char *real;
 	CXFile found;
+	const struct tunit *t;
 };
 
 static void find_inclusion(CXFile file, CXSourceLocation *stack, unsigned depth, void *ctx)
 {
 	struct inclusion_hunt *h = ctx;
-	CXString name;
-	char *real;
+	char *name, *real;
 
 	(void)stack;
 	if (h->found || !depth)
 		return;
-	name = clang_getFileName(file);
-	real = real_of(clang_getCString(name));
+	name = unit_file_name(h->t, file);
+	real = real_of(name);
 	if (!strcmp(real, h->real))
 		h->found = file;
 	free(real);
-	clang_disposeString(name);
+	free(name);
 }
 
 /* The unit whose main file is wf, or the first that includes it; *file its handle.
@@ -283,7 +283,7 @@ static long unit_of(struct ctx *cx, struct wscope *ws, const struct wscope_file 
 	if (!ends_with(wf->path, ".h"))
 		return -1;
 	for (size_t k = 0; k < cx->ntus; k++) {
-		struct inclusion_hunt h = {wf->real, NULL};
+		struct inclusion_hunt h = {wf->real, NULL, &cx->tus[k]};
 		/* a unit not in memory holds no cursor of the caller's: it may go again */
 		bool was_loaded = cx->tus[k].unit != NULL;
 

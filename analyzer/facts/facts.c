@@ -816,8 +816,9 @@ void facts_collect(struct ctx *cx)
 		CXCursor *listed;
 
 		units_trim();
-		/* a unit taken over without its AST: its functions as its parse wrote them */
-		if (!cx->tus[ti].model_listed && !cx->tus[ti].unit && !cx->tus[ti].ast_path)
+		/* a unit taken over: its functions as its parse wrote them, if that was
+		 * kept (parse.c), rather than read from its AST (a walk of every cursor) */
+		if (!cx->tus[ti].model_listed && !cx->tus[ti].unit)
 			func_model_read_again(&cx->tus[ti]);
 		if (cx->tus[ti].model_listed && unit_parsed(&cx->tus[ti])) {
 			take_model(cx, ti);

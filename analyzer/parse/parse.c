@@ -68,6 +68,9 @@ struct parse_env {
 	struct ktree *kt;  /* --kernel-tree: per-file arch and configuration */
 	char *builtin_inc; /* libclang's own <stdarg.h> (kbuild: -isystem gcc's) */
 	bool model_mode;   /* no real headers given */
+	/* a parse child whose AST is kept between runs: every file the parse reads goes
+	 * into the AST, which then loads without the private folder that made it */
+	bool embed_files;
 	CXCompilationDatabase db;
 };
 
@@ -495,6 +498,10 @@ static CXTranslationUnit parse_one(struct parse_env *env, CXIndex idx, const cha
 	if (!realpath(path, abspath))
 		snprintf(abspath, sizeof(abspath), "%s", path);
 	build_args(env, path, &a, &cwd);
+	if (env->embed_files) {
+		strlist_push(&a, "-Xclang");
+		strlist_push(&a, "-fmodules-embed-all-files");
+	}
 	if (getenv("BLKMIG_KTREE_TRACE")) {
 		fprintf(stderr, "blkmig: parse %s:", abspath);
 		for (size_t i = 0; i < a.n; i++)
@@ -758,7 +765,7 @@ static void child_model(FILE *f, CXTranslationUnit tu, CXFile self, const char *
 }
 
 static void child_parse(struct parse_env *env, const char *path, const char *res, const char *ast,
-			const struct tunit *t)
+			const struct tunit *t, bool kept_with_ast)
 {
 	CXIndex idx = clang_createIndex(0, 0);
 	bool stubbed = false;
@@ -770,6 +777,7 @@ static void child_parse(struct parse_env *env, const char *path, const char *res
 
 	limit_memory(env->run->opt.parse_memory_mb);
 	fault_inject(path);
+	env->embed_files = kept_with_ast;
 	tu = parse_one(env, idx, path, &stubbed);
 	if (!tu)
 		_exit(3);
@@ -1249,47 +1257,18 @@ static void keep_saved_ast(struct parse_env *env, struct tunit *t, char *ast)
 	free(ast);
 }
 
-CXTranslationUnit parse_again(struct parse_env *env, CXIndex idx, const char *path, char **ast_path)
-{
-	bool stubbed = false;
-	/* the parse child showed that this exact parse ends (as for a result it could
-	 * not save, finish_file()) */
-	CXTranslationUnit tu = parse_one(env, idx, path, &stubbed);
-
-	*ast_path = NULL;
-	if (!tu)
-		return NULL;
-	/* saved, so that units.c can let it go and load it again like the others; and
-	 * loaded from there now: a unit read back from its AST holds a fraction of the
-	 * memory of the parse that made it (libclang reads it as asked) */
-	*ast_path = kept_ast_name(env);
-	if (clang_saveTranslationUnit(tu, *ast_path, clang_defaultSaveOptions(tu)) !=
-	    CXSaveError_None) {
-		unlink(*ast_path);
-		free(*ast_path);
-		*ast_path = NULL;
-	} else {
-		CXTranslationUnit loaded = NULL;
-
-		if (clang_createTranslationUnit2(idx, *ast_path, &loaded) == CXError_Success &&
-		    loaded) {
-			clang_disposeTranslationUnit(tu);
-			tu = loaded;
-		}
-	}
-	return tu;
-}
-
 /*
  * Results kept between runs (bm_parse_cache): a file parsed for the whole-tree facts
  * alone is read from its child's result, which a run that parses the same text in the
- * same way would make again; so is a copy in migrate's private tree, but for its AST,
- * which is not kept (a question that needs libclang parses it again, units.c).  KEY
- * names that parse: the file, its text, the working folder, the parse's arguments with
- * this run's private folder as "\1" and a copy's as "\2" (each run's have their own
- * names: the model, the stubs and --kernel-tree's overlay are in the first), libclang,
- * and the switches that shape what the child writes.  Its inputs are the cache's
- * (cli/parse_cache.c).
+ * same way would make again; so is a file the analysis asks libclang about, or a copy
+ * of one in migrate's private tree, with the AST its child saved.  That child parses
+ * with every file it reads embedded in the AST (-fmodules-embed-all-files): the AST
+ * then loads in a later run, whose private folders have other names and in which the
+ * old ones are gone.  KEY names that parse: the file, its text, the working folder,
+ * the parse's arguments with this run's private folder as "\1" and a copy's as "\2"
+ * (each run's have their own names: the model, the stubs and --kernel-tree's overlay
+ * are in the first), libclang, the switches that shape what the child writes, and
+ * whether the AST is kept.  Its inputs are the cache's (cli/parse_cache.c).
  */
 const struct parse_cache_ops *bm_parse_cache;
 
@@ -1310,7 +1289,7 @@ static bool under(const char *path, const char *dir)
 }
 
 static char *kept_result_key(struct parse_env *env, const char *path, const struct tunit *t,
-			     size_t *len, char **copies)
+			     size_t *len, char **copies, bool *with_ast)
 {
 	static const char *const switches[] = {"BLKMIG_PARENT_BUILD", "BLKMIG_DEFER_EVERY_AST",
 					       "BLKMIG_SAVE_EVERY_AST"};
@@ -1322,6 +1301,7 @@ static char *kept_result_key(struct parse_env *env, const char *path, const stru
 	CXString v;
 
 	*copies = NULL;
+	*with_ast = false;
 	if (!bm_parse_cache || !t->src || getenv("BLKMIG_FAULT_INJECT") || bm_parse_in_process ||
 	    !realpath(path, abspath) || under(abspath, env->tmp) || !getcwd(cwd, sizeof(cwd)))
 		return NULL;
@@ -1329,8 +1309,10 @@ static char *kept_result_key(struct parse_env *env, const char *path, const stru
 	root = cleanup_private_root(abspath);
 	if (root)
 		mine.from[1] = *copies = xstrndup(abspath, root);
-	else if (!t->facts_only)
-		return NULL;
+	else if (!t->facts_only && getenv("BLKMIG_DEFER_EVERY_AST"))
+		return NULL; /* no AST to keep */
+	*with_ast = !t->facts_only && !getenv("BLKMIG_DEFER_EVERY_AST");
+	key_part(&b, *with_ast ? "ast" : "", *with_ast ? 3 : 0);
 	p = relocated(xstrdup(path), &mine);
 	key_part(&b, p, strlen(p));
 	free(p);
@@ -1372,16 +1354,19 @@ struct kept_key {
 	char *copies;
 	struct timespec since;
 	char *was[2];
+	bool with_ast;	/* kept with the AST the child saves */
+	bool ast_taken; /* ... and taken from the cache so */
 };
 
-/* The result kept for KEY, written to RES as its child would have; WAS its run's folders
- * (COPIES: this run's folder of the copy parsed, or NULL). */
+/* The result kept for KEY, written to RES as its child would have, and its AST to AST
+ * when not NULL; WAS its run's folders (COPIES: this run's folder of the copy parsed, or
+ * NULL). */
 static bool take_kept_result(struct parse_env *env, const char *key, size_t keylen,
-			     const char *copies, const char *res, char *was[2])
+			     const char *copies, const char *res, const char *ast, char *was[2])
 {
 	const char *now[2] = {env->tmp, copies};
 	size_t len = 0;
-	char *data = bm_parse_cache->lookup(key, keylen, now, was, &len);
+	char *data = bm_parse_cache->lookup(key, keylen, now, was, &len, ast);
 	FILE *f;
 	bool ok;
 
@@ -1396,13 +1381,17 @@ static bool take_kept_result(struct parse_env *env, const char *key, size_t keyl
 		free(was[0]);
 		free(was[1]);
 		was[0] = was[1] = NULL;
+		if (ast)
+			unlink(ast);
 	}
 	return ok;
 }
 
-/* Keep the child's result RES of the parse KEY names, with what IN says it read. */
+/* Keep the child's result RES of the parse KEY names, with what IN says it read, and the
+ * AST it saved at AST (or NULL). */
 static void keep_result(struct parse_env *env, const char *key, size_t keylen, const char *copies,
-			const struct timespec *since, const char *res, const struct inclusions *in)
+			const struct timespec *since, const char *res, const struct inclusions *in,
+			const char *ast)
 {
 	const char *dirs[2] = {env->tmp, copies};
 	void (*hook)(const char *, const char *, size_t) = bm_input_hook;
@@ -1419,9 +1408,130 @@ static void keep_result(struct parse_env *env, const char *key, size_t keylen, c
 	for (size_t i = 0; i < in->inputs.n; i++)
 		if (!under(in->inputs.v[i], env->stubdir))
 			strlist_push(&inputs, in->inputs.v[i]);
-	bm_parse_cache->store(key, keylen, dirs, since, data, len, &inputs, &in->missing);
+	bm_parse_cache->store(key, keylen, dirs, since, data, len, &inputs, &in->missing, ast);
 	strlist_free(&inputs);
 	free(data);
+}
+
+/* The key under which a unit's AST is kept once a question needs it (parse_again): its
+ * parse's key, marked as that of the AST alone. */
+struct parse_key {
+	char *key;
+	size_t keylen;
+	char *copies;
+};
+
+static struct parse_key *parse_key_new(const struct kept_key *kk)
+{
+	struct parse_key *k = xcalloc(1, sizeof(*k));
+	struct sbuf b = {0};
+
+	sbuf_addn(&b, kk->key, kk->keylen);
+	key_part(&b, "again", 5);
+	k->keylen = b.len;
+	k->key = sbuf_take(&b);
+	k->copies = kk->copies ? xstrdup(kk->copies) : NULL;
+	return k;
+}
+
+void parse_key_free(struct parse_key *k)
+{
+	if (!k)
+		return;
+	free(k->key);
+	free(k->copies);
+	free(k);
+}
+
+/* The AST kept for T's key (T->again_key) from an earlier run's parse_again(), as
+ * T->ast_path; false when none is. */
+static bool take_again_ast(struct parse_env *env, struct tunit *t)
+{
+	const struct parse_key *pk = t->again_key;
+	const char *now[2] = {env->tmp, pk->copies};
+	char *was[2] = {NULL, NULL}, *ast = kept_ast_name(env), *data;
+	size_t len = 0;
+
+	data = bm_parse_cache ? bm_parse_cache->lookup(pk->key, pk->keylen, now, was, &len, ast)
+			      : NULL;
+	if (!data) {
+		free(ast);
+		return false;
+	}
+	free(data);
+	t->ast_path = ast;
+	unit_files_made_in(t, was, now);
+	free(was[0]);
+	free(was[1]);
+	return true;
+}
+
+/* T's AST, saved at AST by a parse_again() begun at SINCE, kept for its key. */
+static void keep_again_ast(struct parse_env *env, struct tunit *t, CXTranslationUnit tu,
+			   const struct timespec *since, const char *ast)
+{
+	const struct parse_key *pk = t->again_key;
+	const char *dirs[2] = {env->tmp, pk->copies};
+	struct bm_strlist inputs = {0};
+	struct inclusions in;
+
+	inclusions_of(env, t->path, tu, &in);
+	/* a stub is not an input: the places the header was looked for in vain make it */
+	for (size_t i = 0; i < in.inputs.n; i++)
+		if (!under(in.inputs.v[i], env->stubdir))
+			strlist_push(&inputs, in.inputs.v[i]);
+	bm_parse_cache->store(pk->key, pk->keylen, dirs, since, "AST\n", 4, &inputs, &in.missing,
+			      ast);
+	strlist_free(&inputs);
+	inclusions_free(&in);
+}
+
+CXTranslationUnit parse_again(struct parse_env *env, CXIndex idx, struct tunit *t)
+{
+	bool stubbed = false, keep = t->again_key && bm_parse_cache;
+	struct timespec since;
+	CXTranslationUnit tu = NULL;
+
+	t->ast_path = NULL;
+	if (keep && take_again_ast(env, t)) {
+		if (getenv("BLKMIG_UNIT_TRACE"))
+			fprintf(stderr, "blkmig: AST kept: %s\n", t->path);
+		if (clang_createTranslationUnit2(idx, t->ast_path, &tu) == CXError_Success && tu)
+			return tu;
+		unlink(t->ast_path);
+		free(t->ast_path);
+		t->ast_path = NULL;
+		unit_files_made_in(t, (char *[2]){NULL, NULL}, (const char *[2]){NULL, NULL});
+	}
+	clock_gettime(CLOCK_REALTIME, &since);
+	/* the parse child showed that this exact parse ends (as for a result it could
+	 * not save, finish_file()); one kept between runs holds the files it read */
+	env->embed_files = keep;
+	tu = parse_one(env, idx, t->path, &stubbed);
+	env->embed_files = false;
+	if (!tu)
+		return NULL;
+	/* saved, so that units.c can let it go and load it again like the others; and
+	 * loaded from there now: a unit read back from its AST holds a fraction of the
+	 * memory of the parse that made it (libclang reads it as asked) */
+	t->ast_path = kept_ast_name(env);
+	if (clang_saveTranslationUnit(tu, t->ast_path, clang_defaultSaveOptions(tu)) !=
+	    CXSaveError_None) {
+		unlink(t->ast_path);
+		free(t->ast_path);
+		t->ast_path = NULL;
+	} else {
+		CXTranslationUnit loaded = NULL;
+
+		if (keep)
+			keep_again_ast(env, t, tu, &since, t->ast_path);
+		if (clang_createTranslationUnit2(idx, t->ast_path, &loaded) == CXError_Success &&
+		    loaded) {
+			clang_disposeTranslationUnit(tu);
+			tu = loaded;
+		}
+	}
+	return tu;
 }
 
 /* Finish one file in the parent after its child exited with STATUS. */
@@ -1482,15 +1592,17 @@ static bool finish_file(struct parse_env *env, CXIndex idx, size_t fi, int statu
 					if (under(in.includes.v[i], env->stubdir))
 						make_stub(env, in.includes.v[i] +
 								   strlen(env->stubdir) + 1);
-				if (kk->key && !was[0])
+				/* (a kept AST is one the child saved) */
+				if (kk->key && !was[0] && (!kk->with_ast || saved == 1))
 					keep_result(env, kk->key, kk->keylen, kk->copies,
-						    &kk->since, res, &in);
+						    &kk->since, res, &in,
+						    kk->with_ast ? ast : NULL);
 				apply_inclusions(file, t, &in);
 				set_status(file, stubbed);
-				/* a kept result has no AST: parsed again if a question needs it.
-				 * A copy's result stays in the run's folder under a name of its
-				 * own: a later analysis that takes the unit over reads its
-				 * functions there again */
+				/* a kept result without its AST is parsed again if a question
+				 * needs it.  A copy's result stays in the run's folder under a
+				 * name of its own: a later analysis that takes the unit over
+				 * reads its functions there again (no walk of its AST) */
 				if (was[0] && !t->facts_only && t->model_listed && model_at >= 0) {
 					static unsigned long nkept_models;
 					char *name =
@@ -1505,10 +1617,17 @@ static bool finish_file(struct parse_env *env, CXIndex idx, size_t fi, int statu
 				}
 				unlink(res);
 				free(res);
-				if (saved == 2 || was[0]) {
+				if (saved == 2 || (was[0] && !kk->ast_taken)) {
 					t->ast_deferred = true;
+					if (kk->key)
+						t->again_key = parse_key_new(kk);
 					free(ast);
 				} else {
+					/* a kept AST names the files of its run's folders */
+					const char *now[2] = {env->tmp, kk->copies};
+
+					if (kk->ast_taken)
+						unit_files_made_in(t, was, now);
 					keep_saved_ast(env, t, ast);
 				}
 				return true;
@@ -1646,10 +1765,12 @@ size_t parse_files(struct parse_env *env, CXIndex idx, size_t *files, size_t nfi
 			struct kept_key *kk = &pj.kept[k];
 
 			clock_gettime(CLOCK_REALTIME, &kk->since);
-			kk->key = kept_result_key(env, fpath, &tus[k], &kk->keylen, &kk->copies);
+			kk->key = kept_result_key(env, fpath, &tus[k], &kk->keylen, &kk->copies,
+						  &kk->with_ast);
 			nkeyed += kk->key != NULL;
-			if (kk->key &&
-			    take_kept_result(env, kk->key, kk->keylen, kk->copies, res, kk->was)) {
+			if (kk->key && take_kept_result(env, kk->key, kk->keylen, kk->copies, res,
+							kk->with_ast ? ast : NULL, kk->was)) {
+				kk->ast_taken = kk->with_ast;
 				/* as if its child had written it and exited */
 				tus[k].file_index = files[k];
 				tus[k].path = fpath;
@@ -1658,7 +1779,8 @@ size_t parse_files(struct parse_env *env, CXIndex idx, size_t *files, size_t nfi
 				done++;
 				nkept++;
 				if (getenv("BLKMIG_UNIT_TRACE"))
-					fprintf(stderr, "blkmig: parse kept: %s\n", fpath);
+					fprintf(stderr, "blkmig: parse kept: %s%s\n", fpath,
+						kk->ast_taken ? " (with its AST)" : "");
 				progress_step(1);
 				free(res);
 				free(ast);
@@ -1671,7 +1793,7 @@ size_t parse_files(struct parse_env *env, CXIndex idx, size_t *files, size_t nfi
 			pid = fork();
 			if (pid == 0) {
 				cleanup_in_child(false);
-				child_parse(env, fpath, res, ast, &tus[k]);
+				child_parse(env, fpath, res, ast, &tus[k], kk->key && kk->with_ast);
 			}
 			if (pid > 0)
 				cleanup_add_child(pid, false);

@@ -24,6 +24,7 @@
 
 #include "analysis.h"
 #include "cleanup.h"
+#include "util.h"
 
 /* Units kept past a checkpoint: the functions in hand and their callers' files. */
 #define DEFAULT_RESIDENT 8
@@ -70,6 +71,16 @@ void units_end(void)
 	units.env = NULL;
 }
 
+static void main_of_inclusions(CXFile file, CXSourceLocation *stack, unsigned depth,
+			       CXClientData data)
+{
+	CXFile *main = data;
+
+	(void)stack;
+	if (depth == 0 && !*main)
+		*main = file;
+}
+
 CXFile unit_find_main_file(CXTranslationUnit tu, const char *path)
 {
 	char abs[PATH_MAX];
@@ -84,7 +95,23 @@ CXFile unit_find_main_file(CXTranslationUnit tu, const char *path)
 	mp = clang_getTranslationUnitSpelling(tu);
 	f = clang_getFile(tu, clang_getCString(mp));
 	clang_disposeString(mp);
+	/* an AST whose main file is no longer on disk (a copy in the private tree of
+	 * the run that saved it, parse.c): the file its inclusions start from */
+	if (!f)
+		clang_getInclusions(tu, main_of_inclusions, &f);
 	return f;
+}
+
+/* NAME with the folder FROM[i] it lies in made TO[i]; a copy. */
+static char *renamed(const char *name, char *const from[2], char *const to[2])
+{
+	for (int i = 0; i < 2; i++) {
+		size_t n = from[i] ? strlen(from[i]) : 0;
+
+		if (n && !strncmp(name, from[i], n) && name[n] == '/')
+			return xasprintf("%s%s", to[i], name + n);
+	}
+	return xstrdup(name);
 }
 
 /* The index of T among the run's units, or -1 (a unit not adopted yet). */
@@ -100,7 +127,7 @@ static long unit_index(const struct tunit *t)
 /* T's parse child kept no AST (parse.c): parse it again, as it was parsed then. */
 static void unit_parse_again(struct tunit *t)
 {
-	t->unit = units.env ? parse_again(units.env, units.idx, t->path, &t->ast_path) : NULL;
+	t->unit = units.env ? parse_again(units.env, units.idx, t) : NULL;
 	if (!t->unit) {
 		fprintf(stderr,
 			"blkmig: %s: cannot be parsed again, as its first parse was (was it "
@@ -128,11 +155,19 @@ static void unit_load(struct tunit *t)
 			t->path, t->ast_path);
 		cleanup_exit(BM_EXIT_USAGE);
 	}
-	t->unit_file = unit_find_main_file(t->unit, t->path);
+	{
+		/* a kept AST's copy has the name it had in its run's private tree */
+		char *as_saved = renamed(t->path, t->names_now, t->names_was);
+
+		t->unit_file = unit_find_main_file(t->unit, as_saved);
+		free(as_saved);
+	}
 	units.loads++;
 	if (getenv("BLKMIG_UNIT_TRACE"))
 		fprintf(stderr, "blkmig: unit load: %s%s\n", t->path,
-			again ? " (parsed again)" : "");
+			!again		  ? ""
+			: t->names_was[0] ? " (its AST from the cache)"
+					  : " (parsed again)");
 	units.loaded = true;
 	units.in_memory = 0;
 	for (size_t i = 0; units.cx && i < units.cx->ntus; i++)
@@ -240,6 +275,35 @@ void unit_let_go(struct tunit *t)
 		unit_evict(t);
 }
 
+static void forget_names(struct tunit *t)
+{
+	for (int i = 0; i < 2; i++) {
+		free(t->names_was[i]);
+		free(t->names_now[i]);
+		t->names_was[i] = t->names_now[i] = NULL;
+	}
+}
+
+void unit_files_made_in(struct tunit *t, char *const was[2], const char *const now[2])
+{
+	forget_names(t);
+	for (int i = 0; i < 2; i++)
+		if (was[i] && now[i]) {
+			t->names_was[i] = xstrdup(was[i]);
+			t->names_now[i] = xstrdup(now[i]);
+		}
+}
+
+char *unit_file_name(const struct tunit *t, CXFile f)
+{
+	CXString s = clang_getFileName(f);
+	const char *name = clang_getCString(s);
+	char *out = renamed(name ? name : "", t->names_was, t->names_now);
+
+	clang_disposeString(s);
+	return out;
+}
+
 void unit_release(struct tunit *t)
 {
 	if (t->unit)
@@ -251,4 +315,7 @@ void unit_release(struct tunit *t)
 	free(t->ast_path);
 	t->ast_path = NULL;
 	t->ast_deferred = false;
+	forget_names(t);
+	parse_key_free(t->again_key);
+	t->again_key = NULL;
 }
