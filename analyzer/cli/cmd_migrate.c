@@ -31,6 +31,7 @@
 #include "migrate_stages.h"
 #include "origin_map.h"
 #include "parse_cache.h"
+#include "tree_memo_cache.h"
 #include "progress.h"
 #include "report_text.h"
 #include "rewrite_output.h"
@@ -362,6 +363,7 @@ int cmd_migrate(int argc, char **argv)
 	/* each file only the facts need is parsed once for all runs, in every mode
 	 * (parse_cache.c) */
 	parse_cache_enable(!m.a.no_cache);
+	tree_memo_cache_enable(!m.a.no_cache);
 
 	/* 1. the inventory */
 	progress_begin("inventory (analyzer)", 0);
@@ -697,6 +699,7 @@ output:
 		rc = BM_EXIT_FINDINGS;
 out:
 	parse_cache_enable(false);
+	tree_memo_cache_enable(false);
 	bm_reuse_free(reuse);
 	json_decref(cached);
 	bm_cache_close(cache);

@@ -16,6 +16,7 @@
 #include "progress.h"
 #include "reuse.h"
 #include "tree_index.h"
+#include "tree_memo.h"
 
 int walk_paths(struct bm_run *run, char *const *paths, size_t npaths);
 
@@ -307,7 +308,10 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 			run->command);
 		return -1;
 	}
-	/* read + prefilter */
+	/* read + prefilter (the answer for each file without legacy calls kept between
+	 * runs by its content: tree_memo.c) */
+	struct tree_memo *memo = tree_memo_open();
+
 	pre = xcalloc(run->nfiles, sizeof(*pre));
 	cand = xcalloc(run->nfiles, sizeof(*cand));
 	taken = xcalloc(run->nfiles, sizeof(*taken));
@@ -329,7 +333,15 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 			run->io_errors++;
 			continue;
 		}
-		if (bm_looks_binary(t->src, t->len)) {
+		unsigned char sum[32];
+		bool memo_hit = false;
+
+		/* (verify's files with a 2.6.25 call are read in full) */
+		if (memo && !(verify && memmem(t->src, t->len, "blk_end_request", 15))) {
+			tree_memo_sum(t->src, t->len, sum);
+			memo_hit = tree_memo_take(memo, sum, &registers[i], &idents[i].ids);
+		}
+		if (!memo_hit && bm_looks_binary(t->src, t->len)) {
 			/* a NUL byte in a C file must not hide its legacy calls: say so */
 			size_t nhits;
 
@@ -339,7 +351,7 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 				bm_say_file_notice(f);
 			continue;
 		}
-		t->nhits = bm_prefilter(t->src, t->len, &t->hits);
+		t->nhits = memo_hit ? 0 : bm_prefilter(t->src, t->len, &t->hits);
 		/* any legacy token at all: whether it is a call is the AST's call */
 		bool want = t->nhits > 0;
 
@@ -349,12 +361,16 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 			f->status = BM_PARSE_SKIPPED;
 			f->reason = xstrdup(verify ? "no completion call (prefilter)"
 						   : "no legacy completion call (prefilter)");
-			char *code = bm_blank_comments(t->src, t->len);
+			if (!memo_hit) {
+				char *code = bm_blank_comments(t->src, t->len);
 
-			registers[i] =
-			    (tree_scan_idents(code, t->len, &idents[i].ids) & TREE_REGISTERS) != 0;
+				registers[i] = (tree_scan_idents(code, t->len, &idents[i].ids) &
+						TREE_REGISTERS) != 0;
+				free(code);
+				if (memo)
+					tree_memo_put(memo, sum, registers[i], &idents[i].ids);
+			}
 			idents[i].known = true;
-			free(code);
 			/* let go of the text (the rounds read it again); len > 0 says it
 			 * was read, an empty file has nothing for them */
 			free(t->src);
@@ -364,6 +380,7 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 		t->clean = bm_blank_comments(t->src, t->len);
 		take(pre, taken, cand, &ncand, i);
 	}
+	tree_memo_close(memo);
 	idx = NULL;
 	env = kept_env ? parse_env_rebind(kept_env, run) : reuse_take_env(reuse, run, &idx);
 	if (!env)

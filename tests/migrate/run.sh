@@ -604,6 +604,40 @@ parse_cache_test() {
 }
 parse_cache_test
 
+# ---- the tree-wide pass's answer for each file without legacy calls kept between runs
+# by the file's content (analyzer/facts/tree_memo.c): after one such file is edited only
+# that one is scanned again, and the result is a --no-cache run's (multi_main.c, whose
+# answer comes from the memo, gives multi_core.c's request function its queue) --------
+tree_memo_test() {
+	local w=$SCRATCH/tmemo c
+	mkdir -p "$w/d" "$w/inc0" "$w/inc"
+	for c in xwrap callers multi; do
+		cp -r "$TOP/tests/analyzer/cases/$c" "$w/d/"
+	done
+	find "$w/d" -name '*.fixed.c' -delete
+	find "$w" -exec touch -d '1 minute ago' {} +
+	# scanned NAME: "N of M" files whose answer the inventory took from the memo
+	scanned() {
+		sed -n 's/^blkmig: the tree scan of \(.*\) file(s) kept from an earlier run$/\1/p' \
+			"$w/$1.err" | head -1
+	}
+	cachedrun "$w" none cold
+	printf '/* edited */\n' >> "$w/d/xwrap/xw_proc.c"
+	touch -d '1 minute ago' "$w/d/xwrap/xw_proc.c"
+	cachedrun "$w" none edited
+	cachedrun "$w" none edited-nocache --no-cache
+	local all
+	all=$(scanned cold | sed 's/^0 of //')
+	if [ -n "$all" ] && [ "$all" -ge 3 ] && [ "$(scanned cold)" = "0 of $all" ] &&
+		[ "$(scanned edited)" = "$((all - 1)) of $all" ] && [ -z "$(scanned edited-nocache)" ] &&
+		grep -q 'blk_end_request' "$w/edited.patch" && samerun "$w" edited edited-nocache; then
+		pass tree-memo/one-file-edited-scanned-again-same-result
+	else
+		fail tree-memo/one-file-edited-scanned-again-same-result "scanned from the memo: cold $(scanned cold), edited $(scanned edited); $(diff "$w/edited.patch" "$w/edited-nocache.patch" | head -4 | tr '\n' '|')"
+	fi
+}
+tree_memo_test
+
 # ---- the output check's parse verdict per file kept between runs (cli/guard_cache.c):
 # gc1.c and gc2.c parse with an error, so the check parses each original; an edit of one
 # parses that one again, and the result is a --no-cache run's; a header only gc1.c
