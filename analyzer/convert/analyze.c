@@ -380,7 +380,7 @@ static int run_analysis(struct bm_run *run, char *const *paths, size_t npaths, b
 		t->clean = bm_blank_comments(t->src, t->len);
 		take(pre, taken, cand, &ncand, i);
 	}
-	tree_memo_close(memo);
+	tree_memo_done(memo);
 	idx = NULL;
 	env = kept_env ? parse_env_rebind(kept_env, run) : reuse_take_env(reuse, run, &idx);
 	if (!env)

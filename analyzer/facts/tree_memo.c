@@ -96,7 +96,7 @@ static struct memo_record *add(struct tree_memo *m, const unsigned char sum[32])
 	return r;
 }
 
-/* The records of DATA (as tree_memo_close() writes them); a damaged tail is dropped. */
+/* The records of DATA (as write_at_exit() writes them); a damaged tail is dropped. */
 static void read_records(struct tree_memo *m, const char *data, size_t len)
 {
 	size_t p = strlen(MEMO_MAGIC);
@@ -195,7 +195,7 @@ void tree_memo_put(struct tree_memo *m, const unsigned char sum[32], bool regist
 	m->added++;
 }
 
-void tree_memo_close(struct tree_memo *m)
+void tree_memo_done(struct tree_memo *m)
 {
 	if (m && m->taken + m->scanned && getenv("BLKMIG_STAGE_TIMES"))
 		fprintf(stderr,

@@ -33,6 +33,6 @@ void tree_memo_put(struct tree_memo *m, const unsigned char sum[32], bool regist
 		   const struct tree_idents *ids);
 /* An analysis is done with it (BLKMIG_STAGE_TIMES=1: of how many of the files without
  * legacy calls it held the answer). */
-void tree_memo_close(struct tree_memo *m);
+void tree_memo_done(struct tree_memo *m);
 
 #endif

@@ -1387,15 +1387,30 @@ static bool take_kept_result(struct parse_env *env, const char *key, size_t keyl
 	return ok;
 }
 
+/* Keep DATA (LEN bytes) and the AST at AST (or NULL) for the parse KEY names (COPIES: the
+ * folder of the copy parsed, or NULL), begun at SINCE, with what IN says it read. */
+static void store_kept(struct parse_env *env, const char *key, size_t keylen, const char *copies,
+		       const struct timespec *since, const char *data, size_t len,
+		       const struct inclusions *in, const char *ast)
+{
+	const char *dirs[2] = {env->tmp, copies};
+	struct bm_strlist inputs = {0};
+
+	/* a stub is not an input: the places the header was looked for in vain make it */
+	for (size_t i = 0; i < in->inputs.n; i++)
+		if (!under(in->inputs.v[i], env->stubdir))
+			strlist_push(&inputs, in->inputs.v[i]);
+	bm_parse_cache->store(key, keylen, dirs, since, data, len, &inputs, &in->missing, ast);
+	strlist_free(&inputs);
+}
+
 /* Keep the child's result RES of the parse KEY names, with what IN says it read, and the
  * AST it saved at AST (or NULL). */
 static void keep_result(struct parse_env *env, const char *key, size_t keylen, const char *copies,
 			const struct timespec *since, const char *res, const struct inclusions *in,
 			const char *ast)
 {
-	const char *dirs[2] = {env->tmp, copies};
 	void (*hook)(const char *, const char *, size_t) = bm_input_hook;
-	struct bm_strlist inputs = {0};
 	size_t len = 0;
 	char *data;
 
@@ -1404,12 +1419,7 @@ static void keep_result(struct parse_env *env, const char *key, size_t keylen, c
 	bm_input_hook = hook;
 	if (!data)
 		return;
-	/* a stub is not an input: the places the header was looked for in vain make it */
-	for (size_t i = 0; i < in->inputs.n; i++)
-		if (!under(in->inputs.v[i], env->stubdir))
-			strlist_push(&inputs, in->inputs.v[i]);
-	bm_parse_cache->store(key, keylen, dirs, since, data, len, &inputs, &in->missing, ast);
-	strlist_free(&inputs);
+	store_kept(env, key, keylen, copies, since, data, len, in, ast);
 	free(data);
 }
 
@@ -1471,18 +1481,10 @@ static void keep_again_ast(struct parse_env *env, struct tunit *t, CXTranslation
 			   const struct timespec *since, const char *ast)
 {
 	const struct parse_key *pk = t->again_key;
-	const char *dirs[2] = {env->tmp, pk->copies};
-	struct bm_strlist inputs = {0};
 	struct inclusions in;
 
 	inclusions_of(env, t->path, tu, &in);
-	/* a stub is not an input: the places the header was looked for in vain make it */
-	for (size_t i = 0; i < in.inputs.n; i++)
-		if (!under(in.inputs.v[i], env->stubdir))
-			strlist_push(&inputs, in.inputs.v[i]);
-	bm_parse_cache->store(pk->key, pk->keylen, dirs, since, "AST\n", 4, &inputs, &in.missing,
-			      ast);
-	strlist_free(&inputs);
+	store_kept(env, pk->key, pk->keylen, pk->copies, since, "AST\n", 4, &in, ast);
 	inclusions_free(&in);
 }
 

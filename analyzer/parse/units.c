@@ -124,7 +124,8 @@ static long unit_index(const struct tunit *t)
 	return (long)(t - cx->tus);
 }
 
-/* T's parse child kept no AST (parse.c): parse it again, as it was parsed then. */
+/* T's parse child kept no AST (parse.c): parse it again, as it was parsed then, or take
+ * the AST an earlier run's parse of it kept (parse_again()). */
 static void unit_parse_again(struct tunit *t)
 {
 	t->unit = units.env ? parse_again(units.env, units.idx, t) : NULL;
